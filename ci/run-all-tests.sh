@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every test: the Check suites on a normal build and on an ASan + UBSan build
+# (-fno-sanitize-recover=all), the reference pair under Valgrind memcheck with
+# zero reports, and the CPU-run benchmark.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ci/install-deps.sh
+jobs="$(nproc)"
+
+echo "== default build: Check suites =="
+cmake --preset default >/dev/null
+cmake --build --preset default -j"$jobs"
+ctest --preset default
+
+echo "== ASan + UBSan build: Check suites =="
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$jobs"
+ctest --preset asan
+
+echo "== Valgrind memcheck: harness and reference pair =="
+ci/valgrind-reference.sh build/valgrind
+
+echo "== Benchmark =="
+ci/bench-cpu-run.sh build/default/adc-conform

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the reference pair under Valgrind memcheck, following every case's
+# child process, and fails on any error or definite leak report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir="${1:-build/valgrind}"
+cmake --preset valgrind >/dev/null
+cmake --build --preset valgrind -j"$(nproc)" --target adc-conform adc_reference >/dev/null
+log_dir="$(mktemp -d)"
+# One job at a time keeps memcheck's logs apart; each child gets a generous
+# timeout because memcheck is slow.
+valgrind --quiet --tool=memcheck --trace-children=yes --child-silent-after-fork=no \
+  --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+  --error-exitcode=99 --log-file="$log_dir/memcheck.%p.log" \
+  "$build_dir/adc-conform" --producer reference --consumer reference --jobs 1 --timeout 60 >"$log_dir/run.txt"
+tail -3 "$log_dir/run.txt"
+reports=$(cat "$log_dir"/memcheck.*.log | grep -c "^==[0-9]*== [A-Z]" || true)
+if [ "$reports" -ne 0 ]; then
+  cat "$log_dir"/memcheck.*.log | head -60
+  echo "valgrind: $reports report line(s)"
+  exit 1
+fi
+echo "valgrind: 0 reports in $(ls "$log_dir"/memcheck.*.log | wc -l) processes"
+rm -rf "$log_dir"

@@ -1,0 +1,87 @@
+/* The reference pair behind the plugin ABI (include/adc/plugin_abi.h), with
+ * the entry-point prefix "adc_reference".  Each entry point loads the fixture,
+ * does one thing with the core functions of reference_core.h, and reports a
+ * failure as a message kept until the next call. */
+#include <stdio.h>
+
+#include "adc/plugin_abi.h"
+#include "reference_core.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static _Thread_local char last_error[2048];
+
+static const char* keep(const char* error) {
+  if (error == NULL || error == last_error) return error;
+  snprintf(last_error, sizeof(last_error), "%s", error);
+  return last_error;
+}
+
+EXPORT const char* adc_reference_CDataIntegration_ExportSchemaFromJson(const char* json_path,
+                                                                       struct ArrowSchema* out) {
+  struct arrow_json_file file;
+  if (ref_load_fixture(json_path, &file, last_error, sizeof(last_error)) != 0) return last_error;
+  const char* error = ref_export_schema(&file, out, NULL);
+  arrow_json_file_free(&file);
+  return keep(error);
+}
+
+EXPORT const char* adc_reference_CDataIntegration_ExportBatchFromJson(const char* json_path,
+                                                                      int num_batch,
+                                                                      struct ArrowArray* out) {
+  struct arrow_json_file file;
+  if (ref_load_fixture(json_path, &file, last_error, sizeof(last_error)) != 0) return last_error;
+  const char* error = ref_export_batch(&file, num_batch, NULL, out);
+  arrow_json_file_free(&file);
+  return keep(error);
+}
+
+EXPORT const char* adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(
+    const char* json_path, struct ArrowSchema* schema) {
+  return keep(ref_import_schema(json_path, schema));
+}
+
+EXPORT const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(
+    const char* json_path, int num_batch, struct ArrowArray* batch) {
+  return keep(ref_import_batch(json_path, num_batch, batch));
+}
+
+EXPORT int64_t adc_reference_BytesAllocated(void) { return ref_bytes_allocated(); }
+
+EXPORT const char* adc_reference_CDeviceIntegration_ExportDeviceBatchFromJson(
+    const char* json_path, int num_batch, ArrowDeviceType device_type, int64_t device_id,
+    struct ArrowDeviceArray* out) {
+  struct arrow_json_file file;
+  if (ref_load_fixture(json_path, &file, last_error, sizeof(last_error)) != 0) return last_error;
+  const char* error = ref_export_device_batch(&file, num_batch, device_type, device_id, out);
+  arrow_json_file_free(&file);
+  return keep(error);
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
+    const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
+  return keep(ref_import_device_batch(json_path, num_batch, batch));
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+    struct ArrowDeviceArrayStream* out) {
+  return keep(ref_export_device_stream(json_path, device_type, device_id, out));
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
+    const char* json_path, struct ArrowDeviceArrayStream* stream) {
+  return keep(ref_import_device_stream(json_path, stream));
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ExportAsyncFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+    struct ArrowAsyncDeviceStreamHandler* handler) {
+  return keep(ref_export_async(json_path, device_type, device_id, handler));
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ImportAsyncAndCompareToJson(
+    const char* json_path, ArrowDeviceType device_type, ADC_AsyncProducerStart start,
+    void* start_context) {
+  return keep(ref_import_async(json_path, device_type, start, start_context));
+}

@@ -1,0 +1,127 @@
+/* The fixture reader and the comparison every verdict rests on. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference_core.h"
+
+#define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
+
+static struct arrow_json_file load(const char* path) {
+  struct arrow_json_file file;
+  char error[512];
+  int status = arrow_json_read_file(path, &file, error, sizeof(error));
+  ck_assert_msg(status == 0, "%s", error);
+  return file;
+}
+
+START_TEST(reads_nested_struct) {
+  struct arrow_json_file file = load(FIXTURE("nested_struct"));
+  ck_assert_int_eq(file.n_fields, 1);
+  ck_assert_int_eq(file.fields[0].n_children, 2);
+  ck_assert_str_eq(file.fields[0].children[1].children[0].name, "c");
+  ck_assert_int_eq(file.batches[0].columns[0].children[1].children[0].ints[3], 400);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+START_TEST(reads_dictionaries) {
+  struct arrow_json_file file = load(FIXTURE("dictionary"));
+  ck_assert(arrow_json_has_dictionary(&file));
+  const struct arrow_json_column* values = arrow_json_dictionary_values(&file, &file.fields[0]);
+  ck_assert_ptr_nonnull(values);
+  ck_assert_int_eq(values->length, 3);
+  ck_assert_str_eq(arrow_json_format(&file.fields[0].index_type), "c");
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+START_TEST(rejects_malformed_files_with_a_reason) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_int_eq(arrow_json_read_file(ADC_SOURCE_DIR "/fixtures/malformed/validity_too_short.json", &file, error,
+                                        sizeof(error)),
+                   -1);
+  ck_assert_ptr_nonnull(strstr(error, "VALIDITY"));
+  ck_assert_int_eq(arrow_json_read_file("/nonexistent.json", &file, error, sizeof(error)), -1);
+  ck_assert_ptr_nonnull(strstr(error, "cannot open"));
+}
+END_TEST
+
+/* The comparison must honour offset and null_count -1, and must see a
+ * single changed value. */
+START_TEST(comparison_reads_layouts_and_sees_changes) {
+  const char* names[] = {FIXTURE("int32_nulls"), FIXTURE("nested_struct"), FIXTURE("dictionary"),
+                         FIXTURE("multi_batch")};
+  for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
+    struct arrow_json_file file = load(names[f]);
+    for (int64_t b = 0; b < file.n_batches; b++) {
+      struct ref_export_options layouts[] = {{0}, {.offset_padding = 5}, {.unknown_null_count = true}};
+      for (size_t l = 0; l < 3; l++) {
+        struct ArrowArray array;
+        ck_assert_ptr_null(ref_export_batch(&file, b, &layouts[l], &array));
+        char difference[512];
+        int differs = arrow_json_compare_batch(&file, b, &array, difference, sizeof(difference));
+        ck_assert_msg(differs == 0, "%s batch %ld layout %zu: %s", names[f], (long)b, l, difference);
+        array.release(&array);
+      }
+      struct ref_export_options corrupt = {.corrupt_one_value = true};
+      struct ArrowArray array;
+      ck_assert_ptr_null(ref_export_batch(&file, b, &corrupt, &array));
+      char difference[512];
+      if (file.batches[b].length > 0) {
+        ck_assert_int_eq(arrow_json_compare_batch(&file, b, &array, difference, sizeof(difference)), -1);
+      }
+      array.release(&array);
+    }
+    arrow_json_file_free(&file);
+  }
+}
+END_TEST
+
+START_TEST(exports_give_back_every_byte) {
+  struct arrow_json_file file = load(FIXTURE("dictionary"));
+  int64_t before = ref_bytes_allocated();
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  ck_assert_ptr_null(ref_export_schema(&file, &schema, NULL));
+  ck_assert_ptr_null(ref_export_batch(&file, 0, NULL, &array));
+  ck_assert_int_gt(ref_bytes_allocated(), before);
+  array.release(&array);
+  schema.release(&schema);
+  ck_assert_int_eq(ref_bytes_allocated(), before);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+START_TEST(release_log_counts_without_undefined_behaviour) {
+  struct arrow_json_file file = load(FIXTURE("nested_struct"));
+  struct ref_export_options options = {.log = ref_release_log_new()};
+  struct ArrowArray array;
+  ck_assert_ptr_null(ref_export_batch(&file, 0, &options, &array));
+  struct ArrowArray copy = array;
+  array.release(&array);
+  copy.release(&copy); /* a second release through a stale copy */
+  ck_assert_int_eq(ref_release_log_base_calls(options.log), 2);
+  ck_assert_int_eq(ref_release_log_children_released_in_place(options.log), 0);
+  ref_release_log_free(options.log);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("arrow_json");
+  TCase* tc = tcase_create("model");
+  tcase_add_test(tc, reads_nested_struct);
+  tcase_add_test(tc, reads_dictionaries);
+  tcase_add_test(tc, rejects_malformed_files_with_a_reason);
+  tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
+  tcase_add_test(tc, exports_give_back_every_byte);
+  tcase_add_test(tc, release_log_counts_without_undefined_behaviour);
+  suite_add_tcase(suite, tc);
+  SRunner* runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

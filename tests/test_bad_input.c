@@ -1,0 +1,176 @@
+/* Bad input gets one clear error line on standard error and exit status 2;
+ * a library that crashes or hangs becomes a verdict, not the end of the run. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static void expect_one_error_line(const char* const* args, const char* needle) {
+  struct run_result run = run_conform(args);
+  ck_assert_msg(run.exit_code == 2, "exit %d, stderr: %s", run.exit_code, run.err);
+  ck_assert_msg(count_lines(run.err) == 1, "expected one line, got: %s", run.err);
+  ck_assert_msg(strncmp(run.err, "adc-conform: error: ", 20) == 0, "stderr: %s", run.err);
+  ck_assert_msg(strstr(run.err, needle) != NULL, "'%s' not in: %s", needle, run.err);
+  run_result_free(&run);
+}
+
+START_TEST(missing_library) {
+  const char* args[] = {"--producer", "/nonexistent/libnothing.so", NULL};
+  expect_one_error_line(args, "/nonexistent/libnothing.so");
+}
+END_TEST
+
+START_TEST(file_that_is_not_a_library) {
+  const char* args[] = {"--producer", SOURCE_PATH("CMakeLists.txt"), NULL};
+  expect_one_error_line(args, "not an ELF file");
+}
+END_TEST
+
+START_TEST(library_without_entry_points) {
+  const char* args[] = {"--consumer", BUILD_PATH("libmisbehaving_not_a_plugin.so"), NULL};
+  expect_one_error_line(args, "exports no <prefix>_CDataIntegration_*");
+}
+END_TEST
+
+START_TEST(unknown_prefix) {
+  const char* args[] = {"--producer", "reference", "--prefix", "nosuchprefix", NULL};
+  expect_one_error_line(args, "no entry point with prefix 'nosuchprefix'");
+}
+END_TEST
+
+START_TEST(unknown_device) {
+  const char* args[] = {"--producer", "reference", "--device", "abacus", NULL};
+  expect_one_error_line(args, "unknown device 'abacus'");
+}
+END_TEST
+
+START_TEST(unknown_option) {
+  const char* args[] = {"--producer", "reference", "--frobnicate", NULL};
+  expect_one_error_line(args, "--frobnicate");
+}
+END_TEST
+
+START_TEST(missing_fixture_folder) {
+  const char* args[] = {"--producer", "reference", "--fixtures", "/nonexistent/fixtures", NULL};
+  expect_one_error_line(args, "/nonexistent/fixtures");
+}
+END_TEST
+
+static const char* const malformed[] = {"not_json", "validity_too_short", "unsupported_type"};
+
+START_TEST(malformed_fixture) {
+  /* Each malformed file alone in a folder of its own. */
+  char dir[] = "/tmp/adc_fixtures_XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char source[512];
+  char target[600];
+  snprintf(source, sizeof(source), "%s/fixtures/malformed/%s.json", ADC_SOURCE_DIR, malformed[_i]);
+  snprintf(target, sizeof(target), "%s/%s.json", dir, malformed[_i]);
+  ck_assert_int_eq(symlink(source, target), 0);
+  const char* args[] = {"--producer", "reference", "--fixtures", dir, NULL};
+  expect_one_error_line(args, "malformed fixture");
+  unlink(target);
+  rmdir(dir);
+}
+END_TEST
+
+START_TEST(no_side_named) {
+  const char* args[] = {NULL};
+  expect_one_error_line(args, "--producer");
+}
+END_TEST
+
+START_TEST(crash_becomes_a_verdict) {
+  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"), "--filter",
+                        "*/array.release.non_null_after_export/*", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  ck_assert_int_eq(exit_code, 1);
+  const cJSON* cases = cJSON_GetObjectItem(report, "cases");
+  ck_assert_int_eq(cJSON_GetArraySize(cases), 6); /* the run went on after the first crash */
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cases) {
+    ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "crash");
+    /* The signal, or under UBSan the sanitizer's own headline. */
+    const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
+    ck_assert_msg(strstr(message, "signal 11") != NULL || strstr(message, "runtime error: load of null pointer") != NULL,
+                  "%s", message);
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
+START_TEST(hang_becomes_a_timeout) {
+  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_hang_on_export.so"), "--timeout", "0.5",
+                        "--filter", "*/array.release.sets_null/int32_*", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  ck_assert_int_eq(exit_code, 1);
+  const cJSON* cases = cJSON_GetObjectItem(report, "cases");
+  ck_assert_int_eq(cJSON_GetArraySize(cases), 3);
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cases) {
+    ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "timeout");
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
+START_TEST(missing_entry_point_is_not_supported) {
+  /* The crashing library exports no device entry point: device rules must
+   * say so, naming the symbol, and never pass. */
+  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"), "--filter",
+                        "*/device_array.*", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "not_supported");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(item, "message")->valuestring,
+                                 "crashing_CDeviceIntegration_ExportDeviceBatchFromJson"));
+  }
+  ck_assert_int_eq(exit_code, 0);
+  cJSON_Delete(report);
+}
+END_TEST
+
+START_TEST(gpu_device_without_gpu_is_never_pass) {
+  /* No rule supports CUDA yet, so there is nothing to run: an error, not a pass. */
+  const char* args[] = {"--producer", "reference", "--device", "cuda", NULL};
+  expect_one_error_line(args, "no case to run on device 'cuda'");
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("bad_input");
+  TCase* input = tcase_create("input");
+  tcase_set_timeout(input, 60);
+  tcase_add_test(input, missing_library);
+  tcase_add_test(input, file_that_is_not_a_library);
+  tcase_add_test(input, library_without_entry_points);
+  tcase_add_test(input, unknown_prefix);
+  tcase_add_test(input, unknown_device);
+  tcase_add_test(input, unknown_option);
+  tcase_add_test(input, missing_fixture_folder);
+  tcase_add_loop_test(input, malformed_fixture, 0, 3);
+  tcase_add_test(input, no_side_named);
+  tcase_add_test(input, gpu_device_without_gpu_is_never_pass);
+  suite_add_tcase(suite, input);
+  TCase* isolation = tcase_create("isolation");
+  tcase_set_timeout(isolation, 60);
+  tcase_add_test(isolation, crash_becomes_a_verdict);
+  tcase_add_test(isolation, hang_becomes_a_timeout);
+  tcase_add_test(isolation, missing_entry_point_is_not_supported);
+  suite_add_tcase(suite, isolation);
+  SRunner* runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,113 @@
+/* The bundled reference pair conforms: every case passes, the report has
+ * the documented shape, and the reference's streams and async streams
+ * round-trip every fixture. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference_core.h"
+#include "test_support.h"
+
+START_TEST(reference_pair_passes_every_case) {
+  const char* args[] = {"--producer", "reference", "--consumer", "reference", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  ck_assert_int_eq(exit_code, 0);
+  const cJSON* cases = cJSON_GetObjectItem(report, "cases");
+  ck_assert_int_gt(cJSON_GetArraySize(cases), 50);
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cases) {
+    const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
+    if (strcmp(status, "pass") != 0) {
+      ck_abort_msg("%s ended %s: %s", cJSON_GetObjectItem(item, "id")->valuestring, status,
+                   cJSON_GetObjectItem(item, "message")->valuestring);
+    }
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(item, "rule"));
+  }
+  const cJSON* summary = cJSON_GetObjectItem(report, "summary");
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(summary, "conforms")));
+  ck_assert_int_eq(cJSON_GetObjectItem(summary, "pass")->valueint, cJSON_GetArraySize(cases));
+  ck_assert_ptr_nonnull(cJSON_GetObjectItem(report, "environment"));
+  cJSON_Delete(report);
+}
+END_TEST
+
+START_TEST(console_table_ends_with_verdict) {
+  const char* args[] = {"--producer", "reference", NULL};
+  struct run_result run = run_conform(args);
+  ck_assert_int_eq(run.exit_code, 0);
+  ck_assert_ptr_nonnull(strstr(run.out, "CONFORMS: no MUST rule failed."));
+  ck_assert_ptr_nonnull(strstr(run.out, "array.move.base_relocatable"));
+  ck_assert_ptr_null(strstr(run.out, "consumer."));  /* only the side named is tested */
+  run_result_free(&run);
+}
+END_TEST
+
+START_TEST(list_and_filter_select_cases) {
+  const char* args[] = {"--producer", "reference", "--list", "--filter", "cpu/array.move.*", NULL};
+  struct run_result run = run_conform(args);
+  ck_assert_int_eq(run.exit_code, 0);
+  ck_assert_ptr_nonnull(strstr(run.out, "cpu/array.move.base_relocatable/int32_nulls\n"));
+  ck_assert_ptr_null(strstr(run.out, "release.sets_null"));
+  run_result_free(&run);
+}
+END_TEST
+
+static const char* const fixture_names[] = {"int32_nulls", "int32_empty", "int32_all_null", "nested_struct",
+                                            "dictionary", "multi_batch"};
+
+START_TEST(device_stream_round_trips) {
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", fixture_names[_i]);
+  struct ArrowDeviceArrayStream stream;
+  ck_assert_ptr_null(ref_export_device_stream(path, ARROW_DEVICE_CPU, -1, &stream));
+  const char* error = ref_import_device_stream(path, &stream);
+  ck_assert_msg(error == NULL, "%s", error);
+  ck_assert_ptr_null(stream.release);
+}
+END_TEST
+
+static const char* start_reference_producer(void* path, struct ArrowAsyncDeviceStreamHandler* handler) {
+  return ref_export_async(path, ARROW_DEVICE_CPU, -1, handler);
+}
+
+START_TEST(async_stream_round_trips) {
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", fixture_names[_i]);
+  const char* error = ref_import_async(path, ARROW_DEVICE_CPU, start_reference_producer, path);
+  ck_assert_msg(error == NULL, "%s", error);
+}
+END_TEST
+
+START_TEST(async_consumer_notices_a_different_file) {
+  /* Producer streams one fixture, consumer expects another. */
+  char produced[512];
+  char expected[512];
+  snprintf(produced, sizeof(produced), "%s", ADC_SOURCE_DIR "/fixtures/data/multi_batch.json");
+  snprintf(expected, sizeof(expected), "%s", ADC_SOURCE_DIR "/fixtures/data/int32_nulls.json");
+  const char* error = ref_import_async(expected, ARROW_DEVICE_CPU, start_reference_producer, produced);
+  ck_assert_ptr_nonnull(error);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("reference_pair");
+  TCase* harness = tcase_create("harness");
+  tcase_set_timeout(harness, 60);
+  tcase_add_test(harness, reference_pair_passes_every_case);
+  tcase_add_test(harness, console_table_ends_with_verdict);
+  tcase_add_test(harness, list_and_filter_select_cases);
+  suite_add_tcase(suite, harness);
+  TCase* streams = tcase_create("streams");
+  tcase_add_loop_test(streams, device_stream_round_trips, 0, 6);
+  tcase_add_loop_test(streams, async_stream_round_trips, 0, 6);
+  tcase_add_test(streams, async_consumer_notices_a_different_file);
+  suite_add_tcase(suite, streams);
+  SRunner* runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

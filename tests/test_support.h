@@ -1,0 +1,29 @@
+/* Helpers shared by the test programs: running adc-conform as a user would
+ * and reading its JSON report. */
+#ifndef ADC_TEST_SUPPORT_H
+#define ADC_TEST_SUPPORT_H
+
+#include <cjson/cJSON.h>
+
+struct run_result {
+  int exit_code;
+  char* out; /* standard output */
+  char* err; /* standard error */
+};
+
+/* Runs adc-conform with `args` (NULL-terminated).  Free with run_result_free. */
+struct run_result run_conform(const char* const* args);
+void run_result_free(struct run_result* result);
+
+/* Runs adc-conform with `args` plus --report-json, returns the parsed report
+ * (NULL if none was written) and the exit code. */
+cJSON* run_conform_report(const char* const* args, int* exit_code);
+
+/* Number of lines in `text` (a last line without newline counts). */
+int count_lines(const char* text);
+
+/* Build-tree paths. */
+#define BUILD_PATH(name) ADC_BUILD_DIR "/" name
+#define SOURCE_PATH(name) ADC_SOURCE_DIR "/" name
+
+#endif /* ADC_TEST_SUPPORT_H */
