@@ -14,7 +14,7 @@ valgrind --quiet --tool=memcheck --trace-children=yes --child-silent-after-fork=
   --error-exitcode=99 --log-file="$log_dir/memcheck.%p.log" \
   "$build_dir/adc-conform" --producer reference --consumer reference --jobs 1 --timeout 60 >"$log_dir/run.txt"
 tail -3 "$log_dir/run.txt"
-reports=$(cat "$log_dir"/memcheck.*.log | grep -c "^==[0-9]*== [A-Z]" || true)
+reports=$(cat "$log_dir"/memcheck.*.log | grep -c "^==[0-9]*== ." || true)
 if [ "$reports" -ne 0 ]; then
   cat "$log_dir"/memcheck.*.log | head -60
   echo "valgrind: $reports report line(s)"
