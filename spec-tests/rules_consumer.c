@@ -18,37 +18,41 @@ static bool export_for_consumer(struct adc_case_context* ctx, int batch, struct 
   return error == NULL;
 }
 
-void rule_consumer_release_exactly_once(struct adc_case_context* ctx) {
+/* Hands the consumer every batch, each exported with a fresh release log,
+ * and lets `judge` read the log once Import has returned. */
+static void judge_release_log(struct adc_case_context* ctx,
+                              void (*judge)(struct adc_case_context*, int, const struct ref_release_log*)) {
   ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
   for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
     struct ref_export_options options = {.log = ref_release_log_new()};
     struct ArrowArray array;
     if (export_for_consumer(ctx, batch, &options, &array)) {
       import(ctx->fixture_path, batch, &array);
-      int calls = ref_release_log_base_calls(options.log);
-      if (calls == 0) adc_violation(ctx, "batch %d: the consumer returned without releasing the batch", batch);
-      if (calls > 1) adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
+      judge(ctx, batch, options.log);
     }
     ref_release_log_free(options.log);
   }
 }
 
-void rule_consumer_release_not_children(struct adc_case_context* ctx) {
-  ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
-  for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ref_export_options options = {.log = ref_release_log_new()};
-    struct ArrowArray array;
-    if (export_for_consumer(ctx, batch, &options, &array)) {
-      import(ctx->fixture_path, batch, &array);
-      int in_place = ref_release_log_children_released_in_place(options.log);
-      if (in_place > 0) {
-        adc_violation(ctx, "batch %d: the consumer called the release callback of %d child or dictionary "
-                           "structure(s) in place; only the base structure's may be called",
-                      batch, in_place);
-      }
-    }
-    ref_release_log_free(options.log);
+static void released_once(struct adc_case_context* ctx, int batch, const struct ref_release_log* log) {
+  int calls = ref_release_log_base_calls(log);
+  if (calls == 0) adc_violation(ctx, "batch %d: the consumer returned without releasing the batch", batch);
+  if (calls > 1) adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
+}
+
+void rule_consumer_release_exactly_once(struct adc_case_context* ctx) { judge_release_log(ctx, released_once); }
+
+static void children_left_alone(struct adc_case_context* ctx, int batch, const struct ref_release_log* log) {
+  int in_place = ref_release_log_children_released_in_place(log);
+  if (in_place > 0) {
+    adc_violation(ctx, "batch %d: the consumer called the release callback of %d child or dictionary "
+                       "structure(s) in place; only the base structure's may be called",
+                  batch, in_place);
   }
+}
+
+void rule_consumer_release_not_children(struct adc_case_context* ctx) {
+  judge_release_log(ctx, children_left_alone);
 }
 
 void rule_consumer_schema_release_exactly_once(struct adc_case_context* ctx) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_support.h"
 #include "reference_core.h"
 
 #define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
@@ -119,9 +120,5 @@ int main(void) {
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, release_log_counts_without_undefined_behaviour);
   suite_add_tcase(suite, tc);
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite(suite);
 }

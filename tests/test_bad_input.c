@@ -168,9 +168,5 @@ int main(void) {
   tcase_add_test(isolation, hang_becomes_a_timeout);
   tcase_add_test(isolation, missing_entry_point_is_not_supported);
   suite_add_tcase(suite, isolation);
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite(suite);
 }

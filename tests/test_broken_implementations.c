@@ -125,9 +125,5 @@ int main(void) {
   tcase_add_test(each, every_rule_has_a_defect);
   tcase_add_test(each, every_defect_library_is_expected);
   suite_add_tcase(suite, each);
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite(suite);
 }

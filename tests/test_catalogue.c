@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_support.h"
 #include "rule.h"
 
 #define MAX_DOC_RULES 256
@@ -65,9 +66,5 @@ int main(void) {
   tcase_add_test(tc, code_and_document_list_the_same_rules);
   tcase_add_test(tc, rules_are_complete_and_unique);
   suite_add_tcase(suite, tc);
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite(suite);
 }

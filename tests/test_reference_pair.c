@@ -105,9 +105,5 @@ int main(void) {
   tcase_add_loop_test(streams, async_stream_round_trips, 0, 6);
   tcase_add_test(streams, async_consumer_notices_a_different_file);
   suite_add_tcase(suite, streams);
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return run_suite(suite);
 }

@@ -82,3 +82,11 @@ int count_lines(const char* text) {
   if (text[0] != '\0' && text[strlen(text) - 1] != '\n') lines++;
   return lines;
 }
+
+int run_suite(Suite* suite) {
+  SRunner* runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -19,6 +19,10 @@ void run_result_free(struct run_result* result);
  * (NULL if none was written) and the exit code. */
 cJSON* run_conform_report(const char* const* args, int* exit_code);
 
+/* Runs a Check suite; returns the process exit status. */
+#include <check.h>
+int run_suite(Suite* suite);
+
 /* Number of lines in `text` (a last line without newline counts). */
 int count_lines(const char* text);
 
