@@ -3,6 +3,7 @@
 #ifndef ADC_TEST_SUPPORT_H
 #define ADC_TEST_SUPPORT_H
 
+#include <check.h>
 #include <cjson/cJSON.h>
 
 struct run_result {
@@ -20,7 +21,6 @@ void run_result_free(struct run_result* result);
 cJSON* run_conform_report(const char* const* args, int* exit_code);
 
 /* Runs a Check suite; returns the process exit status. */
-#include <check.h>
 int run_suite(Suite* suite);
 
 /* Number of lines in `text` (a last line without newline counts). */
