@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "release_log.h"
+#include "reference_core.h"
 
 struct schema_private {
   char* format;
@@ -15,7 +15,8 @@ struct schema_private {
   struct ArrowSchema* dictionary_struct;
 };
 
-static void free_schema_payload(struct ArrowSchema* schema, struct schema_private* payload) {
+static void release_schema(struct ArrowSchema* schema) {
+  struct schema_private* payload = schema->private_data;
   /* spec: "The release callback MUST walk all children structures
    * (including the optional dictionary) and call their own release
    * callbacks." */
@@ -32,19 +33,7 @@ static void free_schema_payload(struct ArrowSchema* schema, struct schema_privat
   ref_free(payload->child_pointers);
   ref_free(payload->dictionary_struct);
   ref_free(payload);
-}
-
-static void release_schema(struct ArrowSchema* schema) {
-  free_schema_payload(schema, schema->private_data);
   /* spec: "The release callback MUST mark the structure as released" */
-  schema->release = NULL;
-}
-
-static void release_tracked_schema(struct ArrowSchema* schema) {
-  struct ref_release_record* record = schema->private_data;
-  struct schema_private* payload = ref_release_record_enter(record, schema);
-  if (payload != NULL) free_schema_payload(schema, payload);
-  ref_release_record_leave(record);
   schema->release = NULL;
 }
 
@@ -96,8 +85,7 @@ static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* fi
   return 0;
 }
 
-const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSchema* out,
-                              struct ref_release_log* log) {
+const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSchema* out) {
   struct ArrowSchema schema;
   if (fill_schema(&schema, "+s", "", 0, file->n_fields) != 0) return "out of memory";
   for (int64_t i = 0; i < file->n_fields; i++) {
@@ -105,10 +93,6 @@ const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSc
       schema.release(&schema);
       return "out of memory";
     }
-  }
-  if (log != NULL) {
-    schema.private_data = ref_release_log_add(log, schema.private_data, NULL, NULL);
-    schema.release = release_tracked_schema;
   }
   *out = schema;
   return NULL;

@@ -5,8 +5,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "reference_core.h"
 
@@ -44,22 +42,6 @@ void ref_free(void* pointer) {
   memcpy(&size, block, sizeof(size));
   atomic_fetch_sub(&bytes_allocated, (int64_t)size);
   free(block);
-}
-
-void* ref_alloc_pages(size_t size, size_t* mapped_size) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  size_t rounded = ((size ? size : 1) + page - 1) / page * page;
-  void* pages = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (pages == MAP_FAILED) return NULL;
-  *mapped_size = rounded;
-  atomic_fetch_add(&bytes_allocated, (int64_t)rounded);
-  return pages;
-}
-
-void ref_free_pages(void* pointer, size_t mapped_size) {
-  if (pointer == NULL) return;
-  munmap(pointer, mapped_size);
-  atomic_fetch_sub(&bytes_allocated, (int64_t)mapped_size);
 }
 
 int64_t ref_bytes_allocated(void) { return atomic_load(&bytes_allocated); }

@@ -89,7 +89,7 @@ static void* producer_thread(void* argument) {
   struct async_producer_state* state = argument;
   struct ArrowAsyncDeviceStreamHandler* handler = state->handler;
   struct ArrowSchema schema;
-  const char* error = ref_export_schema(&state->file, &schema, NULL);
+  const char* error = ref_export_schema(&state->file, &schema);
   if (error != NULL) {
     handler->on_error(handler, ENOMEM, error, NULL);
     goto finish;

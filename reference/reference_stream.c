@@ -19,7 +19,7 @@ struct stream_private {
 
 static int stream_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
   struct stream_private* state = stream->private_data;
-  const char* error = ref_export_schema(&state->file, out, NULL);
+  const char* error = ref_export_schema(&state->file, out);
   if (error == NULL) return 0;
   snprintf(state->last_error, sizeof(state->last_error), "%s", error);
   return ENOMEM;

@@ -1,172 +1,241 @@
-/* Rules for consumers.  The harness exports with the instrumented
- * reference producer (reference/reference_core.h) and hands the result to
- * the consumer's Import entry point, which must compare it with the fixture
- * and release it before returning.  Every export carries a release log, so
- * that a consumer releasing twice is counted, never undefined behaviour. */
-#include <stdlib.h>
-#include <string.h>
+/* Rules for consumers.  The harness exports with its consumer feed
+ * (harness/consumer_feed) and hands the result to the consumer's Import
+ * entry point, which must compare it with the fixture and release it before
+ * returning.  Every structure of the feed has a record, so that a consumer
+ * releasing twice is counted, never undefined behaviour. */
+#include "consumer_feed/consumer_feed.h"
+#include "rule_api/consumer_calls.h"
+#include "rule_api/fixture_compare.h"
+#include "rule_api/guard.h"
 
-#include "guard.h"
-#include "reference_core.h"
-#include "rules.h"
-
-/* Exports batch `batch` with `options`, giving unresolved on failure. */
-static bool export_for_consumer(struct adc_case_context* ctx, int batch, struct ref_export_options* options,
-                                struct ArrowArray* out) {
-  const char* error = ref_export_batch(ctx->fixture, batch, options, out);
-  if (error != NULL) adc_unresolved(ctx, "the reference producer could not export batch %d: %s", batch, error);
-  return error == NULL;
+/* Exports batch `batch` laid out as `layout`, giving unresolved on failure. */
+static bool feed_batch(struct adc_case_context* ctx, struct adc_feed* feed, int batch,
+                       const struct adc_feed_layout* layout, struct ArrowDeviceArray* out) {
+  struct adc_error error;
+  if (adc_feed_export_batch(feed, ctx->fixture, batch, layout, out, &error) == 0) return true;
+  adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
+  return false;
 }
 
-/* Hands the consumer every batch, each exported with a fresh release log,
- * and lets `judge` read the log once Import has returned. */
-static void judge_release_log(struct adc_case_context* ctx,
-                              void (*judge)(struct adc_case_context*, int, const struct ref_release_log*)) {
-  ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
-  for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ref_export_options options = {.log = ref_release_log_new()};
-    struct ArrowArray array;
-    if (export_for_consumer(ctx, batch, &options, &array)) {
-      import(ctx->fixture_path, batch, &array);
-      judge(ctx, batch, options.log);
+/* Hands the consumer every batch, each from a fresh feed, and lets `judge`
+ * read the feed's records once Import has returned. */
+static void judge_records(struct adc_case_context* ctx,
+                          void (*judge)(struct adc_case_context*, int, const struct adc_feed*)) {
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct adc_feed* feed = adc_feed_new(ctx->device);
+    struct ArrowDeviceArray array;
+    if (feed_batch(ctx, feed, batch, NULL, &array)) {
+      adc_import_batch(ctx, batch, &array);
+      judge(ctx, batch, feed);
     }
-    ref_release_log_free(options.log);
+    adc_feed_free(feed);
   }
 }
 
-static void released_once(struct adc_case_context* ctx, int batch, const struct ref_release_log* log) {
-  int calls = ref_release_log_base_calls(log);
+static void released_once(struct adc_case_context* ctx, int batch, const struct adc_feed* feed) {
+  int calls = adc_feed_base_release_calls(feed);
   if (calls == 0) adc_violation(ctx, "batch %d: the consumer returned without releasing the batch", batch);
   if (calls > 1) adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
 }
 
-void rule_consumer_release_exactly_once(struct adc_case_context* ctx) { judge_release_log(ctx, released_once); }
+static void release_exactly_once(struct adc_case_context* ctx) { judge_records(ctx, released_once); }
 
-static void children_left_alone(struct adc_case_context* ctx, int batch, const struct ref_release_log* log) {
-  int in_place = ref_release_log_children_released_in_place(log);
+static void children_left_alone(struct adc_case_context* ctx, int batch, const struct adc_feed* feed) {
+  int in_place = adc_feed_children_released_in_place(feed);
   if (in_place > 0) {
-    adc_violation(ctx, "batch %d: the consumer called the release callback of %d child or dictionary "
-                       "structure(s) in place; only the base structure's may be called",
+    adc_violation(ctx,
+                  "batch %d: the consumer called the release callback of %d child or dictionary "
+                  "structure(s) in place; only the base structure's may be called",
                   batch, in_place);
   }
 }
 
-void rule_consumer_release_not_children(struct adc_case_context* ctx) {
-  judge_release_log(ctx, children_left_alone);
-}
+static void release_not_on_children(struct adc_case_context* ctx) { judge_records(ctx, children_left_alone); }
 
-void rule_consumer_schema_release_exactly_once(struct adc_case_context* ctx) {
-  ADC_ImportSchemaAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_SCHEMA);
-  if (import == NULL) return;
-  struct ref_release_log* log = ref_release_log_new();
+static void schema_release_exactly_once(struct adc_case_context* ctx) {
+  struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowSchema schema;
-  const char* error = ref_export_schema(ctx->fixture, &schema, log);
-  if (error != NULL) {
-    adc_unresolved(ctx, "the reference producer could not export the schema: %s", error);
+  struct adc_error error;
+  if (adc_feed_export_schema(feed, ctx->fixture, &schema, &error) != 0) {
+    adc_unresolved(ctx, "the consumer feed could not export the schema: %s", error.message);
   } else {
-    import(ctx->fixture_path, &schema);
-    int calls = ref_release_log_base_calls(log);
+    adc_import_schema(ctx, &schema);
+    int calls = adc_feed_base_release_calls(feed);
     if (calls == 0) adc_violation(ctx, "the consumer returned without releasing the schema");
     if (calls > 1) adc_violation(ctx, "the consumer called the schema's release callback %d times", calls);
   }
-  ref_release_log_free(log);
+  adc_feed_free(feed);
 }
 
 static const char wrote_message[] =
     "the consumer wrote to an exported buffer, which both sides should treat as immutable";
 
-void rule_consumer_buffers_not_written(struct adc_case_context* ctx) {
-  ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
-  for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ref_export_options options = {.read_only_buffers = true, .log = ref_release_log_new()};
-    struct ArrowArray array;
-    if (export_for_consumer(ctx, batch, &options, &array)) {
-      const struct ref_read_only_region* regions;
-      int64_t n = ref_release_log_read_only_regions(options.log, &regions);
-      for (int64_t i = 0; i < n; i++) {
+static void buffers_not_written(struct adc_case_context* ctx) {
+  static const struct adc_feed_layout read_only = {.read_only_buffers = true};
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct adc_feed* feed = adc_feed_new(ctx->device);
+    struct ArrowDeviceArray array;
+    if (feed_batch(ctx, feed, batch, &read_only, &array)) {
+      const struct adc_region* regions;
+      size_t n = adc_feed_read_only_regions(feed, &regions);
+      for (size_t i = 0; i < n; i++) {
         adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
       }
-      const char* error = import(ctx->fixture_path, batch, &array);
+      const char* error = adc_import_batch(ctx, batch, &array);
       /* The regions are unmapped by the release: forget them before anything
        * else can be mapped there. */
       adc_guard_remove_all();
       if (error != NULL) adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
     }
-    ref_release_log_free(options.log);
+    adc_feed_free(feed);
   }
 }
 
 /* Hands the consumer a batch that equals the fixture but is laid out as
- * `options` says; the consumer must find it equal. */
-static void expect_equal(struct adc_case_context* ctx, struct ref_export_options options, const char* layout) {
-  ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
-  for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    options.log = ref_release_log_new();
-    struct ArrowArray array;
-    if (export_for_consumer(ctx, batch, &options, &array)) {
-      const char* error = import(ctx->fixture_path, batch, &array);
+ * `layout` says; the consumer must find it equal. */
+static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_layout* layout, const char* described) {
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct adc_feed* feed = adc_feed_new(ctx->device);
+    struct ArrowDeviceArray array;
+    if (feed_batch(ctx, feed, batch, layout, &array)) {
+      const char* error = adc_import_batch(ctx, batch, &array);
       if (error != NULL) {
         adc_violation(ctx, "batch %d, exported with %s, equals the fixture but the consumer reported: %s", batch,
-                      layout, error);
+                      described, error);
       }
     }
-    ref_release_log_free(options.log);
+    adc_feed_free(feed);
   }
 }
 
-bool fixture_has_int32_rows(const struct arrow_json_file* fixture) {
-  return arrow_json_first_int32_column(fixture) >= 0;
+static void offset_handled(struct adc_case_context* ctx) {
+  static const struct adc_feed_layout padded = {.offset_padding = 3};
+  expect_equal(ctx, &padded, "offset 3 on its int32 columns");
 }
 
-void rule_consumer_offset_handled(struct adc_case_context* ctx) {
-  expect_equal(ctx, (struct ref_export_options){.offset_padding = 3}, "offset 3 on its int32 columns");
+static void null_count_unknown(struct adc_case_context* ctx) {
+  static const struct adc_feed_layout unknown = {.unknown_null_count = true};
+  expect_equal(ctx, &unknown, "null_count -1 wherever a validity buffer is present");
 }
 
-bool fixture_has_nulls(const struct arrow_json_file* fixture) { return arrow_json_has_nulls(fixture); }
-
-void rule_consumer_null_count_unknown(struct adc_case_context* ctx) {
-  expect_equal(ctx, (struct ref_export_options){.unknown_null_count = true},
-               "null_count -1 wherever a validity buffer is present");
-}
-
-void rule_consumer_detects_mismatch(struct adc_case_context* ctx) {
-  ADC_ImportBatchAndCompareToJson import = adc_require(ctx, ctx->consumer, ADC_EP_IMPORT_BATCH);
+static void detects_mismatch(struct adc_case_context* ctx) {
+  static const struct adc_feed_layout altered = {.alter_one_value = true};
   bool altered_any = false;
-  for (int batch = 0; import != NULL && batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ref_export_options options = {.corrupt_one_value = true, .log = ref_release_log_new()};
-    struct ArrowArray array;
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct adc_feed* feed = adc_feed_new(ctx->device);
+    struct ArrowDeviceArray array;
     char difference[512];
-    if (!export_for_consumer(ctx, batch, &options, &array)) {
+    if (!feed_batch(ctx, feed, batch, &altered, &array)) {
       /* verdict given */
-    } else if (arrow_json_compare_batch(ctx->fixture, batch, &array, difference, sizeof(difference)) == 0) {
-      array.release(&array); /* nothing in this batch could be altered */
+    } else if (adc_compare_batch(ctx, batch, &array.array, difference, sizeof(difference)) == 0) {
+      array.array.release(&array.array); /* nothing in this batch could be altered */
     } else {
       altered_any = true;
-      if (import(ctx->fixture_path, batch, &array) == NULL) {
+      if (adc_import_batch(ctx, batch, &array) == NULL) {
         adc_violation(ctx, "batch %d: the consumer reported the batch equal to the fixture, yet %s", batch,
                       difference);
       }
     }
-    ref_release_log_free(options.log);
+    adc_feed_free(feed);
   }
-  if (import != NULL && !altered_any) adc_unresolved(ctx, "the fixture has no value the reference producer can alter");
+  if (!altered_any) adc_unresolved(ctx, "the fixture has no value the consumer feed can alter");
 }
 
-static bool column_has_value(const struct arrow_json_column* column) {
-  for (int64_t i = 0; i < column->length; i++) {
-    if (column->validity[i]) return true;
-  }
-  for (int64_t i = 0; i < column->n_children; i++) {
-    if (column_has_value(&column->children[i])) return true;
-  }
-  return false;
+static bool has_int32_rows(const struct arrow_json_file* fixture) {
+  return arrow_json_first_int32_column(fixture) >= 0;
 }
+static const struct adc_fixture_filter with_int32_rows = {has_int32_rows, "a top-level int32 column with rows"};
 
-bool fixture_has_values(const struct arrow_json_file* fixture) {
-  for (int64_t b = 0; b < fixture->n_batches; b++) {
-    for (int64_t c = 0; c < fixture->n_fields; c++) {
-      if (column_has_value(&fixture->batches[b].columns[c])) return true;
-    }
-  }
-  return false;
-}
+static const struct adc_fixture_filter with_nulls = {arrow_json_has_nulls, "nulls"};
+static const struct adc_fixture_filter with_values = {arrow_json_has_values, "at least one non-null value"};
+
+static const char release_base_sentence[] =
+    "Consumers MUST call a base structure's release callback when they won't be using it anymore";
+
+static const struct adc_rule rules[] = {
+    {
+        .id = "consumer.release.exactly_once",
+        .clause = "Release callback semantics -- for consumers",
+        .sentence = release_base_sentence,
+        .method = "Hands the consumer an instrumented export and counts calls of its release callback when Import "
+                  "returns: exactly one.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .run = release_exactly_once,
+    },
+    {
+        .id = "consumer.release.not_on_children",
+        .clause = "Release callback semantics -- for consumers",
+        .sentence = "they MUST not call any of its children's release callbacks (including the optional "
+                    "dictionary).",
+        .method = "Hands the consumer an instrumented export and checks no child or dictionary was released in place "
+                  "other than by its parent.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .run = release_not_on_children,
+    },
+    {
+        .id = "consumer.schema.release.exactly_once",
+        .clause = "Release callback semantics -- for consumers",
+        .sentence = release_base_sentence,
+        .method = "Hands the consumer an instrumented schema and counts calls of its release callback when Import "
+                  "returns: exactly one.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportSchemaAndCompareToJson),
+        .run = schema_release_exactly_once,
+    },
+    {
+        .id = "consumer.buffers.not_written",
+        .clause = "Mutability",
+        .sentence = "Both the producer and the consumer SHOULD consider the exported data (that is, the data "
+                    "reachable on the device through the buffers member of the embedded ArrowArray) to be immutable",
+        .method = "Exports every buffer on read-only pages; a write faults and is reported.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_SHOULD,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .needs_read_only_memory = true,
+        .run = buffers_not_written,
+    },
+    {
+        .id = "consumer.offset.handled",
+        .clause = "The ArrowArray structure",
+        .sentence = "Consumers MAY decide not to support non-0-offset arrays, but they should document this "
+                    "limitation.",
+        .method = "Exports int32 columns with 3 padding rows and offset 3; the consumer must find the batch equal to "
+                  "the fixture.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_SHOULD,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .fixtures = &with_int32_rows,
+        .run = offset_handled,
+    },
+    {
+        .id = "consumer.null_count.unknown_handled",
+        .clause = "The ArrowArray structure",
+        .sentence = "Mandatory. The number of null items in the array. MAY be -1 if not yet computed.",
+        .method = "Exports null_count -1 wherever a validity buffer is present; the consumer must find the batch "
+                  "equal to the fixture.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .fixtures = &with_nulls,
+        .run = null_count_unknown,
+    },
+    {
+        .id = "consumer.compare.detects_mismatch",
+        .clause = "Integration testing (C Data Interface)",
+        .sentence = "It validates that both record batches are equal, and then releases the imported record batch.",
+        .method = "Exports a batch with one value altered; the consumer must report a difference (else no consumer "
+                  "verdict can be trusted).",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .fixtures = &with_values,
+        .run = detects_mismatch,
+    },
+};
+
+const struct adc_rule_family adc_consumer_rules = ADC_RULE_FAMILY(rules);

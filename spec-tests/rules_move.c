@@ -7,36 +7,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard.h"
-#include "producer_calls.h"
-#include "rules.h"
+#include "rule_api/fixture_compare.h"
+#include "rule_api/guard.h"
+#include "rule_api/producer_calls.h"
 
 static const char moved_from_message[] =
     "the producer touched the moved-from ArrowArray after the consumer moved it; the release "
     "callback must not assume the structure stays where it was produced";
 
-static struct ArrowArray* move_to_heap(struct ArrowArray* source) {
-  struct ArrowArray* destination = malloc(sizeof(*destination));
+static struct ArrowDeviceArray* move_batch_to_heap(struct ArrowDeviceArray* source) {
+  struct ArrowDeviceArray* destination = malloc(sizeof(*destination));
   memcpy(destination, source, sizeof(*destination));
-  source->release = NULL; /* released, without calling the callback */
+  source->array.release = NULL; /* released, without calling the callback */
   return destination;
 }
 
-void rule_array_move_base(struct adc_case_context* ctx) {
-  for (int batch = 0; batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ArrowArray* source = adc_guard_pages_new(sizeof(*source));
-    if (!adc_export_batch(ctx, batch, source)) return adc_guard_pages_free(source, sizeof(*source));
-    if (!adc_batch_matches_before(ctx, batch, source)) {
-      source->release(source);
-      return adc_guard_pages_free(source, sizeof(*source));
+static struct ArrowArray* move_child_to_heap(struct ArrowArray* source) {
+  struct ArrowArray* destination = malloc(sizeof(*destination));
+  memcpy(destination, source, sizeof(*destination));
+  source->release = NULL;
+  return destination;
+}
+
+static void base_relocatable(struct adc_case_context* ctx) {
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray* source = adc_guard_pages_new(sizeof(*source));
+    if (!adc_export_batch(ctx, batch, source)) {
+      adc_guard_pages_free(source, sizeof(*source));
+      return;
     }
-    struct ArrowArray* moved = move_to_heap(source);
+    if (!adc_batch_matches_before(ctx, batch, &source->array)) {
+      source->array.release(&source->array);
+      adc_guard_pages_free(source, sizeof(*source));
+      return;
+    }
+    struct ArrowDeviceArray* moved = move_batch_to_heap(source);
     adc_guard_pages_seal(source, sizeof(*source), adc_violation_status(ctx->rule), moved_from_message);
     char difference[512];
-    if (arrow_json_compare_batch(ctx->fixture, batch, moved, difference, sizeof(difference)) != 0) {
+    if (adc_compare_batch(ctx, batch, &moved->array, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "batch %d differs after being moved: %s", batch, difference);
     }
-    moved->release(moved);
+    moved->array.release(&moved->array);
     adc_guard_remove_all();
     adc_guard_pages_free(source, sizeof(*source));
     free(moved);
@@ -45,20 +56,21 @@ void rule_array_move_base(struct adc_case_context* ctx) {
 
 /* Every column is moved out of the batch, then the batch is released
  * "immediately afterwards"; each column must stay readable and releasable. */
-void rule_array_move_children(struct adc_case_context* ctx) {
-  for (int batch = 0; batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ArrowArray parent;
+static void child_outlives_parent(struct adc_case_context* ctx) {
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray parent;
     if (!adc_export_batch(ctx, batch, &parent)) return;
-    if (!adc_batch_matches_before(ctx, batch, &parent)) return parent.release(&parent);
-    int64_t n = parent.n_children;
+    if (!adc_batch_matches_before(ctx, batch, &parent.array)) {
+      parent.array.release(&parent.array);
+      return;
+    }
+    int64_t n = parent.array.n_children;
     struct ArrowArray** columns = calloc((size_t)n + 1, sizeof(*columns));
-    for (int64_t i = 0; i < n; i++) columns[i] = move_to_heap(parent.children[i]);
-    parent.release(&parent);
+    for (int64_t i = 0; i < n; i++) columns[i] = move_child_to_heap(parent.array.children[i]);
+    parent.array.release(&parent.array);
     for (int64_t i = 0; i < n; i++) {
       char difference[512];
-      if (!ctx->has_verdict &&
-          arrow_json_compare_column(ctx->fixture, &ctx->fixture->fields[i], &ctx->fixture->batches[batch].columns[i],
-                                    columns[i], difference, sizeof(difference)) != 0) {
+      if (!ctx->has_verdict && adc_compare_column(ctx, batch, i, columns[i], difference, sizeof(difference)) != 0) {
         adc_violation(ctx, "batch %d: a column moved out before its parent was released changed: %s", batch,
                       difference);
       }
@@ -76,27 +88,24 @@ static int64_t first_dictionary_column(const struct arrow_json_file* fixture) {
   return -1;
 }
 
-bool fixture_has_top_level_dictionary(const struct arrow_json_file* fixture) {
-  return first_dictionary_column(fixture) >= 0;
-}
-
 /* The dictionary is moved out of its column, the column released; the
  * dictionary must stay readable and releasable on its own. */
-void rule_array_move_dictionary(struct adc_case_context* ctx) {
+static void dictionary_outlives_parent(struct adc_case_context* ctx) {
   int64_t c = first_dictionary_column(ctx->fixture);
-  const struct arrow_json_field* field = &ctx->fixture->fields[c];
-  for (int batch = 0; batch < ctx->fixture->n_batches && !ctx->has_verdict; batch++) {
-    struct ArrowArray parent;
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray parent;
     if (!adc_export_batch(ctx, batch, &parent)) return;
-    if (!adc_batch_matches_before(ctx, batch, &parent)) return parent.release(&parent);
-    struct ArrowArray* column = move_to_heap(parent.children[c]);
-    parent.release(&parent);
-    struct ArrowArray* dictionary = move_to_heap(column->dictionary);
+    if (!adc_batch_matches_before(ctx, batch, &parent.array)) {
+      parent.array.release(&parent.array);
+      return;
+    }
+    struct ArrowArray* column = move_child_to_heap(parent.array.children[c]);
+    parent.array.release(&parent.array);
+    struct ArrowArray* dictionary = move_child_to_heap(column->dictionary);
     column->release(column);
     free(column);
     char difference[512];
-    if (arrow_json_compare_values(&field->type, arrow_json_dictionary_values(ctx->fixture, field), dictionary,
-                                  difference, sizeof(difference)) != 0) {
+    if (adc_compare_dictionary(ctx, c, dictionary, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "batch %d: a dictionary moved out before its column was released changed: %s", batch,
                     difference);
     }
@@ -104,3 +113,52 @@ void rule_array_move_dictionary(struct adc_case_context* ctx) {
     free(dictionary);
   }
 }
+
+static bool has_top_level_dictionary(const struct arrow_json_file* fixture) {
+  return first_dictionary_column(fixture) >= 0;
+}
+static const struct adc_fixture_filter with_top_level_dictionary = {has_top_level_dictionary,
+                                                                    "a dictionary-encoded top-level column"};
+
+static const char move_children_sentence[] =
+    "It is also possible to move one or several child arrays, but the parent ArrowArray structure MUST be released "
+    "immediately afterwards, as it won't point to valid child arrays anymore.";
+
+static const struct adc_rule rules[] = {
+    {
+        .id = "array.move.base_relocatable",
+        .clause = "Moving an array",
+        .sentence = "The release callback MUST not assume that the structure will be located at the same memory "
+                    "location as when it was originally produced.",
+        .method = "Exports into a struct on its own page, copies it bitwise, makes the page inaccessible, then reads "
+                  "and releases the copy.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportBatchFromJson),
+        .run = base_relocatable,
+    },
+    {
+        .id = "array.move.child_outlives_parent",
+        .clause = "Moving child arrays",
+        .sentence = move_children_sentence,
+        .method = "Moves every column out of the batch, releases the batch, then checks and releases each column.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportBatchFromJson),
+        .run = child_outlives_parent,
+    },
+    {
+        .id = "array.move.dictionary_outlives_parent",
+        .clause = "Moving child arrays",
+        .sentence = move_children_sentence,
+        .method = "Moves a dictionary-encoded column out of the batch and its dictionary out of the column, releases "
+                  "both parents, then checks and releases the dictionary.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportBatchFromJson),
+        .fixtures = &with_top_level_dictionary,
+        .run = dictionary_outlives_parent,
+    },
+};
+
+const struct adc_rule_family adc_move_rules = ADC_RULE_FAMILY(rules);

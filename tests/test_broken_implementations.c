@@ -1,53 +1,66 @@
 /* Every rule is implemented: a deliberately broken implementation makes it
  * fail, and makes no other rule fail.  Rules depending on the broken one may
- * end unresolved; none may end fail, crash, timeout or warning. */
+ * end unresolved; none may end fail, crash, timeout or warning.  Each
+ * library names the rule it must fail (broken_FailsRule), so this test keeps
+ * no list of its own. */
 #include <check.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rule.h"
+#include "rule_api/rule.h"
 #include "test_support.h"
 
-struct expectation {
-  const char* defect; /* fixtures/broken/<defect>.c */
-  const char* rule;   /* the one rule it must fail */
+#define MAX_DEFECTS 128
+
+struct defect {
+  char name[128];   /* fixtures/broken/<name>.c */
+  char library[512];
+  char rule[128];   /* the one rule it must fail */
 };
 
-static const struct expectation expectations[] = {
-    {"producer_reserved_not_zeroed", "device_array.reserved.zeroed"},
-    {"producer_wrong_device_type", "device_array.device_type.matches_request"},
-    {"producer_cpu_device_id_zero", "device_array.device_id.cpu_minus_one"},
-    {"producer_cpu_sync_event", "device_array.sync_event.null_on_cpu"},
-    {"producer_release_missing", "array.release.non_null_after_export"},
-    {"producer_schema_release_missing", "schema.release.non_null_after_export"},
-    {"producer_release_not_marked", "array.release.sets_null"},
-    {"producer_schema_release_not_marked", "schema.release.sets_null"},
-    {"producer_wrong_format", "schema.format.matches_fixture"},
-    {"producer_wrong_value", "array.data.matches_fixture"},
-    {"producer_schema_release_frees_array", "schema.release.independent_of_array"},
-    {"producer_release_uses_original_address", "array.move.base_relocatable"},
-    {"producer_parent_release_damages_children", "array.move.child_outlives_parent"},
-    {"producer_column_release_damages_dictionary", "array.move.dictionary_outlives_parent"},
-    {"producer_leaks_on_release", "array.release.no_leak"},
-    {"consumer_never_releases", "consumer.release.exactly_once"},
-    {"consumer_releases_twice", "consumer.release.exactly_once"},
-    {"consumer_releases_child", "consumer.release.not_on_children"},
-    {"consumer_schema_never_released", "consumer.schema.release.exactly_once"},
-    {"consumer_writes_buffers", "consumer.buffers.not_written"},
-    {"consumer_ignores_offset", "consumer.offset.handled"},
-    {"consumer_trusts_null_count", "consumer.null_count.unknown_handled"},
-    {"consumer_accepts_anything", "consumer.compare.detects_mismatch"},
-};
-#define N_EXPECTATIONS (sizeof(expectations) / sizeof(expectations[0]))
+static struct defect defects[MAX_DEFECTS];
+static int n_defects;
 
-static const struct adc_rule* find_rule(const char* id) {
-  for (size_t i = 0; i < adc_rule_count; i++) {
-    if (strcmp(adc_rules[i].id, id) == 0) return &adc_rules[i];
+/* Asks the library which rule it must fail.  Loading a twin runs no code
+ * of its own but a constructor filling its forwarding table. */
+static void read_fails_rule(struct defect* d) {
+  void* handle = dlopen(d->library, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
+    fprintf(stderr, "cannot load %s: %s\n", d->library, dlerror());
+    exit(EXIT_FAILURE);
   }
-  return NULL;
+  void* address = dlsym(handle, "broken_FailsRule");
+  const char* (*fails_rule)(void) = NULL;
+  if (address != NULL) memcpy(&fails_rule, &address, sizeof(address));
+  snprintf(d->rule, sizeof(d->rule), "%s", fails_rule != NULL ? fails_rule() : "");
+  dlclose(handle);
+}
+
+static int by_name(const void* a, const void* b) {
+  return strcmp(((const struct defect*)a)->name, ((const struct defect*)b)->name);
+}
+
+static void discover_defects(void) {
+  DIR* dir = opendir(ADC_BUILD_DIR);
+  if (dir == NULL) exit(EXIT_FAILURE);
+  struct dirent* entry;
+  while ((entry = readdir(dir)) != NULL && n_defects < MAX_DEFECTS) {
+    size_t length = strlen(entry->d_name);
+    if (strncmp(entry->d_name, "libbroken_", 10) != 0 || length < 14 ||
+        strcmp(entry->d_name + length - 3, ".so") != 0) {
+      continue;
+    }
+    struct defect* d = &defects[n_defects++];
+    snprintf(d->name, sizeof(d->name), "%.*s", (int)(length - 13), entry->d_name + 10);
+    snprintf(d->library, sizeof(d->library), "%s/%s", ADC_BUILD_DIR, entry->d_name);
+    read_fails_rule(d);
+  }
+  closedir(dir);
+  qsort(defects, (size_t)n_defects, sizeof(defects[0]), by_name);
 }
 
 static bool is_failing(const char* status) {
@@ -56,31 +69,29 @@ static bool is_failing(const char* status) {
 }
 
 START_TEST(defect_fails_exactly_its_rule) {
-  const struct expectation* e = &expectations[_i];
-  const struct adc_rule* rule = find_rule(e->rule);
-  ck_assert_msg(rule != NULL, "unknown rule %s", e->rule);
-  char library[512];
-  snprintf(library, sizeof(library), "%s/libbroken_%s.so", ADC_BUILD_DIR, e->defect);
-  const char* side = strncmp(e->defect, "producer_", 9) == 0 ? "--producer" : "--consumer";
-  const char* args[] = {side, library, NULL};
+  const struct defect* d = &defects[_i];
+  const struct adc_rule* rule = adc_rule_find(d->rule);
+  ck_assert_msg(rule != NULL, "%s names no rule of the catalogue: '%s'", d->name, d->rule);
+  const char* side = rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer";
+  const char* args[] = {side, d->library, NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report for %s", e->defect);
+  ck_assert_msg(report != NULL, "no report for %s", d->name);
   int failures_of_rule = 0;
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
     const char* id = cJSON_GetObjectItem(item, "id")->valuestring;
     const char* rule_id = cJSON_GetObjectItem(item, "rule")->valuestring;
     const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
-    if (strcmp(rule_id, e->rule) == 0) {
+    if (strcmp(rule_id, d->rule) == 0) {
       if (is_failing(status)) failures_of_rule++;
       if (rule->severity == ADC_SHOULD) ck_assert_msg(strcmp(status, "fail") != 0, "%s: a SHOULD rule failed", id);
     } else {
-      ck_assert_msg(!is_failing(status), "%s: %s also made %s end %s: %s", e->defect, e->rule, id, status,
+      ck_assert_msg(!is_failing(status), "%s: %s also made %s end %s: %s", d->name, d->rule, id, status,
                     cJSON_GetObjectItem(item, "message")->valuestring);
     }
   }
-  ck_assert_msg(failures_of_rule > 0, "%s did not make %s fail", e->defect, e->rule);
+  ck_assert_msg(failures_of_rule > 0, "%s did not make %s fail", d->name, d->rule);
   /* MUST failures fail the run; a SHOULD shortfall alone does not. */
   ck_assert_int_eq(exit_code, rule->severity == ADC_MUST ? 1 : 0);
   cJSON_Delete(report);
@@ -88,42 +99,43 @@ START_TEST(defect_fails_exactly_its_rule) {
 END_TEST
 
 START_TEST(every_rule_has_a_defect) {
-  for (size_t r = 0; r < adc_rule_count; r++) {
+  for (size_t r = 0; r < adc_rule_count(); r++) {
     bool covered = false;
-    for (size_t e = 0; e < N_EXPECTATIONS; e++) covered |= strcmp(expectations[e].rule, adc_rules[r].id) == 0;
-    ck_assert_msg(covered, "rule %s has no deliberately broken implementation", adc_rules[r].id);
+    for (int d = 0; d < n_defects; d++) covered |= strcmp(defects[d].rule, adc_rule_at(r)->id) == 0;
+    ck_assert_msg(covered, "rule %s has no deliberately broken implementation", adc_rule_at(r)->id);
   }
 }
 END_TEST
 
-START_TEST(every_defect_library_is_expected) {
-  DIR* dir = opendir(ADC_BUILD_DIR);
+START_TEST(every_defect_source_was_built) {
+  DIR* dir = opendir(ADC_SOURCE_DIR "/fixtures/broken");
   ck_assert_ptr_nonnull(dir);
   struct dirent* entry;
-  int libraries = 0;
+  int sources = 0;
   while ((entry = readdir(dir)) != NULL) {
-    if (strncmp(entry->d_name, "libbroken_", 10) != 0) continue;
-    libraries++;
-    bool known = false;
-    for (size_t e = 0; e < N_EXPECTATIONS; e++) {
-      char name[256];
-      snprintf(name, sizeof(name), "libbroken_%s.so", expectations[e].defect);
-      known |= strcmp(name, entry->d_name) == 0;
-    }
-    ck_assert_msg(known, "%s has no expectation in this test", entry->d_name);
+    const char* name = entry->d_name;
+    size_t length = strlen(name);
+    bool defect = strncmp(name, "producer_", 9) == 0 || strncmp(name, "consumer_", 9) == 0;
+    if (!defect || strcmp(name + length - 2, ".c") != 0) continue;
+    sources++;
+    bool built = false;
+    for (int d = 0; d < n_defects; d++) built |= strncmp(defects[d].name, name, length - 2) == 0 &&
+                                                 defects[d].name[length - 2] == '\0';
+    ck_assert_msg(built, "fixtures/broken/%s has no library in the build folder", name);
   }
   closedir(dir);
-  ck_assert_int_eq(libraries, (int)N_EXPECTATIONS);
+  ck_assert_int_eq(sources, n_defects);
 }
 END_TEST
 
 int main(void) {
+  discover_defects();
   Suite* suite = suite_create("broken_implementations");
   TCase* each = tcase_create("each_defect");
   tcase_set_timeout(each, 60);
-  tcase_add_loop_test(each, defect_fails_exactly_its_rule, 0, (int)N_EXPECTATIONS);
+  tcase_add_loop_test(each, defect_fails_exactly_its_rule, 0, n_defects);
   tcase_add_test(each, every_rule_has_a_defect);
-  tcase_add_test(each, every_defect_library_is_expected);
+  tcase_add_test(each, every_defect_source_was_built);
   suite_add_tcase(suite, each);
   return run_suite(suite);
 }

@@ -1,61 +1,100 @@
-/* The rule catalogue in code and the one in CONFORMANCE.md name the same
- * rules, and every row of the code is complete. */
+/* The rule catalogue in code and the one in CONFORMANCE.md are the same:
+ * the same rule IDs, and each row of the document is exactly the row
+ * `adc-conform --list-rules=markdown` prints from the code (role, severity,
+ * reach, needs, sentence, method).  Every row of the code is complete. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rule_api/rule.h"
 #include "test_support.h"
-#include "rule.h"
 
 #define MAX_DOC_RULES 256
 
-/* Rule IDs of CONFORMANCE.md: the first cell of each catalogue table row,
- * written as `id`. */
-static int read_documented_rules(char ids[][128]) {
+/* Whether a line is a row of the rule catalogue table: its first cell is a
+ * dotted rule ID written as `id` (other tables use other first cells). */
+static bool is_rule_row(const char* line) {
+  if (strncmp(line, "| `", 3) != 0) return false;
+  const char* start = line + 3;
+  const char* end = strchr(start, '`');
+  if (end == NULL || end - start >= 128) return false;
+  return memchr(start, '.', (size_t)(end - start)) != NULL && memchr(start, '(', (size_t)(end - start)) == NULL;
+}
+
+/* Rule rows of CONFORMANCE.md, whole lines without their newline. */
+static int read_documented_rows(char rows[][4096]) {
   FILE* f = fopen(ADC_SOURCE_DIR "/CONFORMANCE.md", "r");
   ck_assert_msg(f != NULL, "CONFORMANCE.md is missing");
   char line[4096];
   int n = 0;
   while (fgets(line, sizeof(line), f) != NULL && n < MAX_DOC_RULES) {
-    if (strncmp(line, "| `", 3) != 0) continue;
-    const char* start = line + 3;
-    const char* end = strchr(start, '`');
-    if (end == NULL || end - start >= 128) continue;
-    /* Only dotted rule IDs; other tables (entry points) use other cells. */
-    if (memchr(start, '.', (size_t)(end - start)) == NULL || memchr(start, '(', (size_t)(end - start)) != NULL) continue;
-    snprintf(ids[n], 128, "%.*s", (int)(end - start), start);
-    n++;
+    if (!is_rule_row(line)) continue;
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(rows[n++], 4096, "%s", line);
   }
   fclose(f);
   return n;
 }
 
+/* The ID of a rule row: the first cell, without its backquotes. */
+static void row_id(const char* row, char* id, size_t size) {
+  snprintf(id, size, "%.*s", (int)strcspn(row + 3, "`"), row + 3);
+}
+
 START_TEST(code_and_document_list_the_same_rules) {
-  static char documented[MAX_DOC_RULES][128];
-  int n = read_documented_rules(documented);
-  for (size_t r = 0; r < adc_rule_count; r++) {
+  static char documented[MAX_DOC_RULES][4096];
+  int n = read_documented_rows(documented);
+  char id[128];
+  for (size_t r = 0; r < adc_rule_count(); r++) {
     bool found = false;
-    for (int d = 0; d < n; d++) found |= strcmp(documented[d], adc_rules[r].id) == 0;
-    ck_assert_msg(found, "rule %s is in the code but not in CONFORMANCE.md", adc_rules[r].id);
+    for (int d = 0; d < n; d++) {
+      row_id(documented[d], id, sizeof(id));
+      found |= strcmp(id, adc_rule_at(r)->id) == 0;
+    }
+    ck_assert_msg(found, "rule %s is in the code but not in CONFORMANCE.md", adc_rule_at(r)->id);
   }
   for (int d = 0; d < n; d++) {
-    bool found = false;
-    for (size_t r = 0; r < adc_rule_count; r++) found |= strcmp(documented[d], adc_rules[r].id) == 0;
-    ck_assert_msg(found, "rule %s is in CONFORMANCE.md but not in the code", documented[d]);
+    row_id(documented[d], id, sizeof(id));
+    ck_assert_msg(adc_rule_find(id) != NULL, "rule %s is in CONFORMANCE.md but not in the code", id);
   }
 }
 END_TEST
 
+START_TEST(document_rows_are_the_code_rows) {
+  static char documented[MAX_DOC_RULES][4096];
+  int n = read_documented_rows(documented);
+  const char* args[] = {"--list-rules=markdown", NULL};
+  struct run_result run = run_conform(args);
+  ck_assert_int_eq(run.exit_code, 0);
+  int printed = 0;
+  for (char* line = strtok(run.out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+    if (!is_rule_row(line)) continue;
+    printed++;
+    bool found = false;
+    for (int d = 0; d < n && !found; d++) found = strcmp(documented[d], line) == 0;
+    ck_assert_msg(found,
+                  "CONFORMANCE.md lacks this row, or has it in another wording (paste the output of "
+                  "adc-conform --list-rules=markdown):\n%s",
+                  line);
+  }
+  ck_assert_int_eq(printed, (int)adc_rule_count());
+  ck_assert_int_eq(n, printed);
+  run_result_free(&run);
+}
+END_TEST
+
 START_TEST(rules_are_complete_and_unique) {
-  for (size_t r = 0; r < adc_rule_count; r++) {
-    const struct adc_rule* rule = &adc_rules[r];
-    ck_assert_msg(rule->clause && rule->sentence && rule->method && rule->run && rule->devices,
+  for (size_t r = 0; r < adc_rule_count(); r++) {
+    const struct adc_rule* rule = adc_rule_at(r);
+    ck_assert_msg(rule->id && rule->clause && rule->sentence && rule->method && rule->run && rule->needs,
                   "rule %s is incomplete", rule->id);
-    for (size_t s = r + 1; s < adc_rule_count; s++) {
-      ck_assert_msg(strcmp(rule->id, adc_rules[s].id) != 0, "rule %s appears twice", rule->id);
-    }
+    ck_assert_msg(rule->devices == NULL || (rule->devices->holds && rule->devices->description),
+                  "rule %s has an incomplete device filter", rule->id);
+    ck_assert_msg(rule->fixtures == NULL || (rule->fixtures->holds && rule->fixtures->description),
+                  "rule %s has an incomplete fixture filter", rule->id);
+    ck_assert_ptr_eq(adc_rule_find(rule->id), rule); /* the first with its ID is itself: no duplicate */
   }
 }
 END_TEST
@@ -64,6 +103,7 @@ int main(void) {
   Suite* suite = suite_create("catalogue");
   TCase* tc = tcase_create("catalogue");
   tcase_add_test(tc, code_and_document_list_the_same_rules);
+  tcase_add_test(tc, document_rows_are_the_code_rows);
   tcase_add_test(tc, rules_are_complete_and_unique);
   suite_add_tcase(suite, tc);
   return run_suite(suite);

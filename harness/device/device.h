@@ -1,32 +1,60 @@
-/* The device layer: what the harness needs to know about a device kind to
- * run rules on it.  Devices are probed in the child process only, so the
- * harness parent never initialises a GPU runtime (CUDA cannot survive a
- * fork once initialised). */
+/* The device layer: how the harness reaches data wherever it lives.
+ *
+ * A device is a set of operations, in the spirit of nanoarrow's struct
+ * ArrowDevice: probe it, wait on a producer's sync_event, copy a buffer to
+ * the host, and allocate, fill and free memory for the harness's own feeds
+ * (optionally read-only).  Rules never name a device: producer and consumer
+ * calls and comparisons take the case's device and go through these
+ * operations, so a new device is a new table, with no change to any rule.
+ *
+ * Every operation runs in a case's child process only: the harness parent
+ * never initialises a GPU runtime (CUDA cannot survive a fork once
+ * initialised).  Memory handed out by `allocate` is owned by the caller and
+ * given back with `free`, with the same size. */
 #ifndef ADC_DEVICE_H
 #define ADC_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "adc/arrow_c_abi.h"
-
-enum {
-  ADC_DEVICE_CPU = 1u << 0,
-  ADC_DEVICE_CUDA = 1u << 1,
-  ADC_DEVICE_ROCM = 1u << 2,
-};
+#include "support/error.h"
 
 struct adc_device {
   const char* name;           /* as given to --device */
-  unsigned bit;               /* ADC_DEVICE_* */
-  ArrowDeviceType arrow_type; /* ARROW_DEVICE_* */
-  int64_t device_id;          /* what producers are asked for; -1 on the CPU */
-  /* Child only.  0 when the device can be used; otherwise -1 with the
-   * runtime's own reason in `reason`. */
-  int (*probe)(char* reason, size_t reason_size);
+  ArrowDeviceType arrow_type; /* ARROW_DEVICE_* asked of producers */
+  int64_t device_id;          /* asked of producers; -1 on devices without ids (spec convention) */
+  /* What a producer's sync_event points to ("cudaEvent_t" ...); NULL where
+   * the device has no event type (spec: "Synchronization event types"). */
+  const char* event_type;
+  /* Whether the harness may read the device's buffers in place, as on the
+   * CPU; otherwise comparisons read host copies made with copy_to_host. */
+  bool host_accessible;
+
+  /* Each returns 0, or -1 with the reason in `error` (for probe, the
+   * runtime's own words). */
+  int (*probe)(const struct adc_device* device, struct adc_error* error);
+  /* Blocks until the work behind a producer's sync_event is done. */
+  int (*wait_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
+  int (*copy_to_host)(const struct adc_device* device, void* host, const void* source, size_t size,
+                      struct adc_error* error);
+  int (*copy_from_host)(const struct adc_device* device, void* destination, const void* host, size_t size,
+                        struct adc_error* error);
+  /* NULL with the reason in `error` when nothing could be allocated. */
+  void* (*allocate)(const struct adc_device* device, size_t size, struct adc_error* error);
+  void (*free)(const struct adc_device* device, void* memory, size_t size);
+  /* Optional (NULL where the device cannot): makes memory from `allocate`
+   * read-only, so that a write to it faults on the pages it spans. */
+  int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size, struct adc_error* error);
 };
 
-/* NULL for a name no device has. */
+/* Whether the harness can run rules on the device: a device known by name
+ * (so that --device gives a clear answer) may not have its data operations
+ * yet. */
+bool adc_device_has_operations(const struct adc_device* device);
+
+/* The registered devices, by name; NULL for a name no device has. */
 const struct adc_device* adc_device_find(const char* name);
 /* "cpu, cuda, rocm" */
 const char* adc_device_names(void);

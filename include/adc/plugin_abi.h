@@ -1,5 +1,5 @@
 /* The plugin ABI: the entry points the harness looks up in a library under
- * test.  Every name is "<prefix>_" followed by the names below, where the
+ * test.  Every symbol is "<prefix>_" followed by a suffix below, where the
  * prefix is the library's own (nanoarrow, ArrowCpp, adc_reference, ...).
  *
  * Conventions shared by every entry point returning `const char*`:
@@ -22,80 +22,101 @@
 extern "C" {
 #endif
 
-/* ---- CPU: exactly the entry points Apache Arrow's integration tooling
- * (archery) loads, so existing builds load unchanged. */
-
-/* Export the schema of the JSON file into `out`. */
-typedef const char* (*ADC_ExportSchemaFromJson)(const char* json_path,
-                                                struct ArrowSchema* out);
-/* Import `schema`, compare it with the JSON file's schema, release it. */
-typedef const char* (*ADC_ImportSchemaAndCompareToJson)(const char* json_path,
-                                                        struct ArrowSchema* schema);
-/* Export batch `num_batch` of the JSON file, as a struct array, into `out`. */
-typedef const char* (*ADC_ExportBatchFromJson)(const char* json_path, int num_batch,
-                                               struct ArrowArray* out);
-/* Import `batch`, compare it with batch `num_batch` of the file, release it. */
-typedef const char* (*ADC_ImportBatchAndCompareToJson)(const char* json_path,
-                                                       int num_batch,
-                                                       struct ArrowArray* batch);
-/* Bytes the library currently holds for exported data; used to detect leaks. */
-typedef int64_t (*ADC_BytesAllocated)(void);
-
-/* ---- Devices: one batch on a given device. */
-
-/* Export batch `num_batch` of the JSON file with its buffers on the device
- * (`device_type`, `device_id`); device_id is -1 for devices without ids,
- * such as the CPU.  A producer that cannot serve the device returns an error
- * message and leaves `out` untouched. */
-typedef const char* (*ADC_ExportDeviceBatchFromJson)(const char* json_path, int num_batch,
-                                                     ArrowDeviceType device_type,
-                                                     int64_t device_id,
-                                                     struct ArrowDeviceArray* out);
-/* Import a device batch: wait on `sync_event` if it is set, compare with batch
- * `num_batch` of the file, release it. */
-typedef const char* (*ADC_ImportDeviceBatchAndCompareToJson)(const char* json_path,
-                                                             int num_batch,
-                                                             struct ArrowDeviceArray* batch);
-
-/* ---- Device streams: every batch of the file, in order. */
-
-/* Fill `out` with a stream over every batch of the file, on the device. */
-typedef const char* (*ADC_ExportDeviceStreamFromJson)(const char* json_path,
-                                                      ArrowDeviceType device_type,
-                                                      int64_t device_id,
-                                                      struct ArrowDeviceArrayStream* out);
-/* Drain `stream` (schema, then every batch until end of stream), compare each
- * with the file, release every result and the stream itself. */
-typedef const char* (*ADC_ImportDeviceStreamAndCompareToJson)(
-    const char* json_path, struct ArrowDeviceArrayStream* stream);
-
-/* ---- Async device streams. */
-
-/* Producer side.  Take `handler` (owned by the caller) and drive it over
- * every batch of the file: populate handler->producer, call on_schema, then
- * on_next_task as the consumer requests, ending with on_next_task(NULL), and
- * finally call handler->release exactly once, from any thread, possibly
- * before this function returns.  NULL means the handler was accepted.  An
- * error message means it was refused and no callback of it was or will be
- * called. */
-typedef const char* (*ADC_ExportAsyncFromJson)(const char* json_path,
-                                               ArrowDeviceType device_type,
-                                               int64_t device_id,
-                                               struct ArrowAsyncDeviceStreamHandler* handler);
-
-/* Handed by the harness to an async consumer: gives `handler` to a producer.
- * Same return convention as ADC_ExportAsyncFromJson. */
+/* Handed by the harness to an async consumer (ImportAsyncAndCompareToJson):
+ * gives `handler` to a producer.  Same return convention as
+ * ExportAsyncFromJson. */
 typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
                                               struct ArrowAsyncDeviceStreamHandler* handler);
 
-/* Consumer side.  Build a handler, hand it over with `start(start_context,
- * handler)`, request batches, and block until the producer has released the
- * handler.  Returns NULL only if the schema and every batch matched the file,
- * the stream ended with on_next_task(NULL) and on_error was never called. */
-typedef const char* (*ADC_ImportAsyncAndCompareToJson)(const char* json_path,
-                                                       ArrowDeviceType device_type,
-                                                       ADC_AsyncProducerStart start,
-                                                       void* start_context);
+/* Every entry point, once.  X(NAME, SUFFIX, RETURN, PARAMETERS, ARGUMENTS):
+ * NAME is what the code calls it (the function type is ADC_<NAME>), SUFFIX
+ * the exact symbol after "<prefix>_".  The harness derives its enum, symbol
+ * names and loader from this list, and the deliberately broken libraries
+ * their forwarding exports; a new entry point is one line here.
+ *
+ * CPU: exactly the entry points Apache Arrow's integration tooling (archery)
+ * loads, so existing builds load unchanged.
+ *   ExportSchemaFromJson: export the schema of the JSON file into `out`.
+ *   ImportSchemaAndCompareToJson: import `schema`, compare it with the file's
+ *     schema, release it.
+ *   ExportBatchFromJson: export batch `num_batch` of the file, as a struct
+ *     array, into `out`.
+ *   ImportBatchAndCompareToJson: import `batch`, compare it with batch
+ *     `num_batch` of the file, release it.
+ *   BytesAllocated: bytes the library currently holds for exported data; used
+ *     to detect leaks.
+ *
+ * Devices: one batch on a given device.
+ *   ExportDeviceBatchFromJson: export batch `num_batch` with its buffers on
+ *     the device (`device_type`, `device_id`); device_id is -1 for devices
+ *     without ids, such as the CPU.  A producer that cannot serve the device
+ *     returns an error message and leaves `out` untouched.
+ *   ImportDeviceBatchAndCompareToJson: wait on `sync_event` if it is set,
+ *     compare with batch `num_batch` of the file, release it.
+ *
+ * Device streams: every batch of the file, in order.
+ *   ExportDeviceStreamFromJson: fill `out` with a stream over every batch of
+ *     the file, on the device.
+ *   ImportDeviceStreamAndCompareToJson: drain `stream` (schema, then every
+ *     batch until end of stream), compare each with the file, release every
+ *     result and the stream itself.
+ *
+ * Async device streams.
+ *   ExportAsyncFromJson: take `handler` (owned by the caller) and drive it
+ *     over every batch of the file: populate handler->producer, call
+ *     on_schema, then on_next_task as the consumer requests, ending with
+ *     on_next_task(NULL), and finally call handler->release exactly once,
+ *     from any thread, possibly before this function returns.  NULL means the
+ *     handler was accepted; an error message means it was refused and no
+ *     callback of it was or will be called.
+ *   ImportAsyncAndCompareToJson: build a handler, hand it over with
+ *     `start(start_context, handler)`, request batches, and block until the
+ *     producer has released the handler.  Returns NULL only if the schema and
+ *     every batch matched the file, the stream ended with on_next_task(NULL)
+ *     and on_error was never called. */
+#define ADC_PLUGIN_ENTRY_POINTS(X)                                                                       \
+  X(ExportSchemaFromJson, CDataIntegration_ExportSchemaFromJson, const char*,                            \
+    (const char* json_path, struct ArrowSchema* out), (json_path, out))                                  \
+  X(ImportSchemaAndCompareToJson, CDataIntegration_ImportSchemaAndCompareToJson, const char*,            \
+    (const char* json_path, struct ArrowSchema* schema), (json_path, schema))                            \
+  X(ExportBatchFromJson, CDataIntegration_ExportBatchFromJson, const char*,                              \
+    (const char* json_path, int num_batch, struct ArrowArray* out), (json_path, num_batch, out))         \
+  X(ImportBatchAndCompareToJson, CDataIntegration_ImportBatchAndCompareToJson, const char*,              \
+    (const char* json_path, int num_batch, struct ArrowArray* batch), (json_path, num_batch, batch))     \
+  X(BytesAllocated, BytesAllocated, int64_t, (void), ())                                                 \
+  X(ExportDeviceBatchFromJson, CDeviceIntegration_ExportDeviceBatchFromJson, const char*,                \
+    (const char* json_path, int num_batch, ArrowDeviceType device_type, int64_t device_id,               \
+     struct ArrowDeviceArray* out),                                                                      \
+    (json_path, num_batch, device_type, device_id, out))                                                 \
+  X(ImportDeviceBatchAndCompareToJson, CDeviceIntegration_ImportDeviceBatchAndCompareToJson, const char*, \
+    (const char* json_path, int num_batch, struct ArrowDeviceArray* batch), (json_path, num_batch, batch)) \
+  X(ExportDeviceStreamFromJson, CDeviceIntegration_ExportDeviceStreamFromJson, const char*,              \
+    (const char* json_path, ArrowDeviceType device_type, int64_t device_id,                              \
+     struct ArrowDeviceArrayStream* out),                                                                \
+    (json_path, device_type, device_id, out))                                                            \
+  X(ImportDeviceStreamAndCompareToJson, CDeviceIntegration_ImportDeviceStreamAndCompareToJson,           \
+    const char*, (const char* json_path, struct ArrowDeviceArrayStream* stream), (json_path, stream))    \
+  X(ExportAsyncFromJson, CDeviceIntegration_ExportAsyncFromJson, const char*,                            \
+    (const char* json_path, ArrowDeviceType device_type, int64_t device_id,                              \
+     struct ArrowAsyncDeviceStreamHandler* handler),                                                     \
+    (json_path, device_type, device_id, handler))                                                        \
+  X(ImportAsyncAndCompareToJson, CDeviceIntegration_ImportAsyncAndCompareToJson, const char*,            \
+    (const char* json_path, ArrowDeviceType device_type, ADC_AsyncProducerStart start,                   \
+     void* start_context),                                                                               \
+    (json_path, device_type, start, start_context))
+
+/* The function types: ADC_ExportSchemaFromJson, ADC_BytesAllocated, ... */
+#define ADC_DECLARE_ENTRY_POINT_TYPE(name, suffix, result, parameters, arguments) \
+  typedef result(*ADC_##name) parameters;
+ADC_PLUGIN_ENTRY_POINTS(ADC_DECLARE_ENTRY_POINT_TYPE)
+#undef ADC_DECLARE_ENTRY_POINT_TYPE
+
+/* One member per entry point, named as in the list; NULL where absent. */
+#define ADC_DECLARE_ENTRY_POINT_MEMBER(name, suffix, result, parameters, arguments) ADC_##name name;
+struct adc_plugin_functions {
+  ADC_PLUGIN_ENTRY_POINTS(ADC_DECLARE_ENTRY_POINT_MEMBER)
+};
+#undef ADC_DECLARE_ENTRY_POINT_MEMBER
 
 #ifdef __cplusplus
 }

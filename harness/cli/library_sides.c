@@ -1,0 +1,71 @@
+#include "cli/library_sides.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/elf_symbols.h"
+#include "runner/preflight.h"
+
+#define REFERENCE_PREFIX "adc_reference"
+
+void adc_find_reference_library(char* path, size_t size) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    snprintf(path, size, "%s/libadc_reference.so", dirname(exe));
+    if (access(path, R_OK) == 0) return;
+  }
+  snprintf(path, size, "%s", ADC_REFERENCE_LIBRARY);
+}
+
+static int guess_prefix(const char* role, struct adc_side* side, struct adc_error* error) {
+  char prefixes[512];
+  char reason[256];
+  int found = adc_elf_find_prefixes(side->path, prefixes, sizeof(prefixes), reason, sizeof(reason));
+  if (found < 0) return adc_fail(error, "cannot load %s library '%s': %s", role, side->path, reason);
+  if (found == 0) {
+    return adc_fail(error,
+                    "%s library '%s' exports no <prefix>_CDataIntegration_* or <prefix>_CDeviceIntegration_* "
+                    "entry point (if its names differ, give --prefix)",
+                    role, side->path);
+  }
+  if (found > 1) {
+    return adc_fail(error, "%s library '%s' exports entry points under several prefixes (%s); choose one with --prefix",
+                    role, side->path, prefixes);
+  }
+  snprintf(side->prefix, sizeof(side->prefix), "%.127s", prefixes);
+  return 0;
+}
+
+int adc_settle_side(const char* role, const char* given, const char* prefix, const char* reference_path,
+                    struct adc_side* side, struct adc_error* error) {
+  side->tested = given != NULL;
+  if (given == NULL || strcmp(given, "reference") == 0) {
+    side->is_reference = true;
+    snprintf(side->path, sizeof(side->path), "%s", reference_path);
+    snprintf(side->prefix, sizeof(side->prefix), "%s", prefix ? prefix : REFERENCE_PREFIX);
+  } else {
+    if (realpath(given, side->path) == NULL) {
+      return adc_fail(error, "cannot load %s library '%s': no such file", role, given);
+    }
+    if (prefix != NULL) {
+      snprintf(side->prefix, sizeof(side->prefix), "%s", prefix);
+    } else if (guess_prefix(role, side, error) != 0) {
+      return -1;
+    }
+  }
+  if (!side->tested) return 0;
+  struct adc_error reason;
+  int found = adc_preflight_library(side->path, side->prefix, &reason);
+  if (found < 0) return adc_fail(error, "cannot load %s library '%s': %s", role, side->path, reason.message);
+  if (found == 0) {
+    return adc_fail(error, "%s library '%s' exports no entry point with prefix '%s' (wrong --prefix?)", role,
+                    side->path, side->prefix);
+  }
+  return 0;
+}

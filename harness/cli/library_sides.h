@@ -1,0 +1,24 @@
+/* The two sides of a run, settled from the command line before any case:
+ * which library plays producer and consumer, and under which prefix. */
+#ifndef ADC_LIBRARY_SIDES_H
+#define ADC_LIBRARY_SIDES_H
+
+#include <stddef.h>
+
+#include "runner/session.h"
+#include "support/error.h"
+
+/* The bundled reference library: next to the executable in a build tree,
+ * else where the build put it. */
+void adc_find_reference_library(char* path, size_t size);
+
+/* Settles `side` (`role` is "producer" or "consumer"): the library `given`
+ * on the command line, or the reference at `reference_path` when none or
+ * "reference" is given; its prefix, `prefix` or read from the library's ELF
+ * symbols; and for a side under test, a load in a throw-away child to check
+ * it exports entry points.  Returns 0, or -1 with one line naming the
+ * library and the problem. */
+int adc_settle_side(const char* role, const char* given, const char* prefix, const char* reference_path,
+                    struct adc_side* side, struct adc_error* error);
+
+#endif /* ADC_LIBRARY_SIDES_H */

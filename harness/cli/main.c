@@ -1,0 +1,108 @@
+/* adc-conform: runs the rule catalogue against a producer and/or consumer
+ * library.  The parent settles the session (libraries, prefixes, device,
+ * fixtures), plans the cases and hands them to the runner; it never loads a
+ * library under test nor a GPU runtime itself.  Every error of the harness's
+ * own comes back here and is printed as one line. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/library_sides.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "runner/case_plan.h"
+#include "runner/fixture_set.h"
+#include "runner/runner.h"
+#include "support/clock.h"
+
+#define EXIT_BAD_INPUT 2
+
+static int bad_input(const struct adc_error* error) {
+  fprintf(stderr, "adc-conform: error: %s\n", error->message);
+  return EXIT_BAD_INPUT;
+}
+
+/* Settles everything a run works from; returns 0, or -1 with the reason. */
+static int settle_session(const struct adc_options* options, struct adc_session* session, struct adc_error* error) {
+  memset(session, 0, sizeof(*session));
+  session->timeout_seconds = options->timeout_seconds;
+  session->jobs = options->jobs;
+  session->device = adc_device_find(options->device);
+  if (session->device == NULL) {
+    return adc_fail(error, "unknown device '%s' (known: %s)", options->device, adc_device_names());
+  }
+  char reference[PATH_MAX];
+  adc_find_reference_library(reference, sizeof(reference));
+  const char* producer_prefix = options->producer_prefix ? options->producer_prefix : options->prefix;
+  const char* consumer_prefix = options->consumer_prefix ? options->consumer_prefix : options->prefix;
+  if (adc_settle_side("producer", options->producer, producer_prefix, reference, &session->producer, error) != 0 ||
+      adc_settle_side("consumer", options->consumer, consumer_prefix, reference, &session->consumer, error) != 0) {
+    return -1;
+  }
+  snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s",
+           options->fixtures_dir ? options->fixtures_dir : ADC_FIXTURES_DIR);
+  return adc_load_fixtures(session, error);
+}
+
+/* Runs the cases and reports them; returns the exit status. */
+static int run_and_report(const struct adc_options* options, const struct adc_session* session,
+                          const struct adc_case* cases, size_t n) {
+  struct adc_case_result* results = calloc(n, sizeof(*results));
+  struct adc_error error;
+  double started = adc_now_seconds();
+  if (results == NULL || adc_run_cases(session, cases, n, results, &error) != 0) {
+    if (results == NULL) adc_fail(&error, "out of memory");
+    free(results);
+    return bad_input(&error);
+  }
+  double wall = adc_now_seconds() - started;
+  adc_print_console_report(stdout, session, cases, results, n, options->verbose);
+  printf("Wall time: %.3f s\n", wall);
+  int exit_code = adc_summarize(cases, results, n).failing_must_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  if (options->report_json != NULL &&
+      adc_write_json_report(options->report_json, session, cases, results, n, wall, &error) != 0) {
+    exit_code = bad_input(&error);
+  }
+  free(results);
+  return exit_code;
+}
+
+int main(int argc, char** argv) {
+  struct adc_options options;
+  struct adc_error error;
+  if (adc_parse_options(argc, argv, &options, &error) != 0) return bad_input(&error);
+  if (options.help) {
+    adc_print_usage();
+    return EXIT_SUCCESS;
+  }
+  if (options.list_rules) {
+    adc_print_rule_catalogue(stdout, options.rules_format);
+    return EXIT_SUCCESS;
+  }
+  if (options.producer == NULL && options.consumer == NULL) {
+    adc_fail(&error, "name a library with --producer and/or --consumer (see --help)");
+    return bad_input(&error);
+  }
+  struct adc_session session;
+  if (settle_session(&options, &session, &error) != 0) return bad_input(&error);
+
+  struct adc_case* cases = NULL;
+  size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
+  int exit_code = EXIT_SUCCESS;
+  if (options.list_cases) {
+    for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
+  } else if (n == 0) {
+    adc_fail(&error, "no case to run on device '%s'%s", session.device->name,
+             options.n_filters ? " matches the --filter globs"
+             : adc_device_has_operations(session.device)
+                 ? " (no rule of this catalogue applies to it)"
+                 : " (the harness cannot reach data on it yet: its device operations are not implemented)");
+    exit_code = bad_input(&error);
+  } else {
+    exit_code = run_and_report(&options, &session, cases, n);
+  }
+  free(cases);
+  adc_free_fixtures(&session);
+  return exit_code;
+}

@@ -1,0 +1,38 @@
+/* The command line of adc-conform. */
+#ifndef ADC_OPTIONS_H
+#define ADC_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "report/report.h"
+#include "support/error.h"
+
+#define ADC_MAX_FILTERS 16
+/* Cases run at once, at most. */
+#define ADC_MAX_JOBS 64
+
+struct adc_options {
+  const char* producer; /* path or "reference"; NULL if not given */
+  const char* consumer;
+  const char* prefix;
+  const char* producer_prefix;
+  const char* consumer_prefix;
+  const char* device;
+  const char* fixtures_dir;
+  const char* report_json;
+  const char* filters[ADC_MAX_FILTERS];
+  int n_filters;
+  double timeout_seconds; /* 0 when --timeout is not given */
+  int jobs;
+  bool list_cases;
+  bool list_rules;
+  enum adc_catalogue_format rules_format;
+  bool verbose;
+  bool help;
+};
+
+/* Returns 0, or -1 with the reason. */
+int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc_error* error);
+void adc_print_usage(void);
+
+#endif /* ADC_OPTIONS_H */

@@ -1,0 +1,70 @@
+/* The consumer feed: the harness's own instrumented producer, which exports
+ * fixtures to hand to a consumer under test.
+ *
+ * Unlike the reference producer (reference/, a clean example to copy), it
+ * is built to observe the consumer:
+ *   - every structure it exports has a record that outlives the structure,
+ *     so the feed can tell, without undefined behaviour, how often each
+ *     release callback ran and whether a child or dictionary was released in
+ *     place (spec: "they MUST not call any of its children's release
+ *     callbacks");
+ *   - its buffers are placed on the case's device through the device
+ *     operations (device/device.h), optionally read-only;
+ *   - a layout shapes the export for one rule: padding rows under an offset,
+ *     unknown null counts, one altered value.
+ * With a zeroed layout, an export is a plain, conforming one. */
+#ifndef ADC_CONSUMER_FEED_H
+#define ADC_CONSUMER_FEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/device.h"
+#include "fixture_model/arrow_json.h"
+
+struct adc_feed_layout {
+  /* Pad top-level int32 columns with this many leading rows and export them
+   * with `offset` set past the padding (spec: "ArrowArray.offset"). */
+  int64_t offset_padding;
+  /* null_count -1 wherever a validity buffer is present (spec: "MAY be -1
+   * if not yet computed"). */
+  bool unknown_null_count;
+  /* Every buffer read-only once filled, so that a consumer writing to
+   * exported data faults (spec: "Mutability"). */
+  bool read_only_buffers;
+  /* One value differs from the fixture: the first valid integer or string
+   * in column order, dictionary indices excepted. */
+  bool alter_one_value;
+};
+
+/* A region of memory the feed made read-only. */
+struct adc_region {
+  const void* start;
+  size_t size;
+};
+
+/* Everything exported through one feed shares its records.  Free the feed
+ * after every export of it was released or abandoned: a release callback
+ * called later finds its record gone. */
+struct adc_feed;
+struct adc_feed* adc_feed_new(const struct adc_device* device);
+void adc_feed_free(struct adc_feed* feed);
+
+/* Each returns 0 with `out` exported (owned by the caller, released through
+ * its release callback), or -1 with the reason and `out` untouched. */
+int adc_feed_export_schema(struct adc_feed* feed, const struct arrow_json_file* file, struct ArrowSchema* out,
+                           struct adc_error* error);
+/* The batch as a device array on the feed's device (device_id as the device
+ * asks, no sync_event: every copy has completed when this returns). */
+int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch,
+                          const struct adc_feed_layout* layout, struct ArrowDeviceArray* out, struct adc_error* error);
+
+/* Calls of the release callback of the base structures exported so far. */
+int adc_feed_base_release_calls(const struct adc_feed* feed);
+/* Children or dictionaries released in place, by someone other than their parent. */
+int adc_feed_children_released_in_place(const struct adc_feed* feed);
+/* Buffers made read-only so far (read_only_buffers). */
+size_t adc_feed_read_only_regions(const struct adc_feed* feed, const struct adc_region** regions);
+
+#endif /* ADC_CONSUMER_FEED_H */

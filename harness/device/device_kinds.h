@@ -1,0 +1,11 @@
+/* The device tables the registry lists, one per file of this folder. */
+#ifndef ADC_DEVICE_KINDS_H
+#define ADC_DEVICE_KINDS_H
+
+#include "device/device.h"
+
+extern const struct adc_device adc_device_cpu;  /* device_cpu.c */
+extern const struct adc_device adc_device_cuda; /* device_gpu_runtimes.c */
+extern const struct adc_device adc_device_rocm; /* device_gpu_runtimes.c */
+
+#endif /* ADC_DEVICE_KINDS_H */

@@ -1,0 +1,72 @@
+/* The rule catalogue as --list-rules prints it.  The Markdown form is the
+ * table of CONFORMANCE.md, row for row: tests/test_catalogue.c checks that
+ * the document carries exactly these rows, so the code stays the one source
+ * of every rule's ID, role, severity, reach, needs, sentence and method. */
+#include "report/report.h"
+
+const char* adc_role_name(enum adc_role role) { return role == ADC_ROLE_PRODUCER ? "producer" : "consumer"; }
+
+const char* adc_severity_name(enum adc_severity severity) { return severity == ADC_MUST ? "MUST" : "SHOULD"; }
+
+/* Text inside a table cell: a '|' would end the cell. */
+static void put_cell_text(FILE* out, const char* text) {
+  for (const char* p = text; *p; p++) {
+    if (*p == '|') fputc('\\', out);
+    fputc(*p, out);
+  }
+}
+
+static void put_reach(FILE* out, const struct adc_rule* rule) {
+  if (rule->devices == NULL) {
+    fputs("every device", out);
+  } else {
+    fputs("devices ", out);
+    put_cell_text(out, rule->devices->description);
+  }
+  if (rule->fixtures == NULL) {
+    fputs(", every fixture", out);
+  } else {
+    fputs(", fixtures with ", out);
+    put_cell_text(out, rule->fixtures->description);
+  }
+}
+
+static void put_needs(FILE* out, const struct adc_rule* rule) {
+  const char* separator = "";
+  for (int i = 0; i < ADC_EP_COUNT; i++) {
+    if ((rule->needs & ((adc_entry_point_set)1u << i)) == 0) continue;
+    fprintf(out, "%s`%s`", separator, adc_entry_point_name((enum adc_entry_point)i));
+    separator = ", ";
+  }
+  if (rule->needs_read_only_memory) fprintf(out, "%sread-only device memory", separator);
+}
+
+static void put_markdown_row(FILE* out, const struct adc_rule* rule) {
+  fprintf(out, "| `%s` | %s | %s | ", rule->id, adc_role_name(rule->role), adc_severity_name(rule->severity));
+  put_reach(out, rule);
+  fputs(" | ", out);
+  put_needs(out, rule);
+  fputs(" | *", out);
+  put_cell_text(out, rule->clause);
+  fputs("*: \"", out);
+  put_cell_text(out, rule->sentence);
+  fputs("\" | ", out);
+  put_cell_text(out, rule->method);
+  fputs(" |\n", out);
+}
+
+void adc_print_rule_catalogue(FILE* out, enum adc_catalogue_format format) {
+  if (format == ADC_CATALOGUE_MARKDOWN) {
+    fputs("| Rule ID | Role | Severity | Runs on | Needs | Spec clause and sentence | How the harness tests it |\n"
+          "|---|---|---|---|---|---|---|\n",
+          out);
+  }
+  for (size_t r = 0; r < adc_rule_count(); r++) {
+    const struct adc_rule* rule = adc_rule_at(r);
+    if (format == ADC_CATALOGUE_MARKDOWN) {
+      put_markdown_row(out, rule);
+    } else {
+      fprintf(out, "%s\n", rule->id);
+    }
+  }
+}

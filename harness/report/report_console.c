@@ -1,0 +1,53 @@
+/* The console table: one line per case, grouped under its rule, then a
+ * summary and the one-word outcome. */
+#include <string.h>
+
+#include "report/report.h"
+
+struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results, size_t n) {
+  struct adc_summary summary;
+  memset(&summary, 0, sizeof(summary));
+  for (size_t i = 0; i < n; i++) {
+    summary.counts[results[i].status]++;
+    if (cases[i].rule->severity == ADC_MUST && adc_status_fails_run(results[i].status)) summary.failing_must_cases++;
+  }
+  return summary;
+}
+
+static const char* label(enum adc_status status) {
+  static const char* const labels[ADC_STATUS_COUNT] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "N/S", "WARN", "UNRES"};
+  return labels[status];
+}
+
+void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
+                              const struct adc_case_result* results, size_t n, bool verbose) {
+  const struct adc_rule* current = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const struct adc_rule* rule = cases[i].rule;
+    if (rule != current) {
+      current = rule;
+      fprintf(out, "\n%s  [%s, %s]  spec: \"%s\"\n", rule->id, adc_role_name(rule->role),
+              adc_severity_name(rule->severity), rule->clause);
+    }
+    fprintf(out, "  %-7s %-28s %7.1f ms", label(results[i].status), cases[i].fixture->name,
+            results[i].seconds * 1000.0);
+    if (results[i].message[0] != '\0' && (results[i].status != ADC_PASS || verbose)) {
+      fprintf(out, "  %s", results[i].message);
+    }
+    fputc('\n', out);
+  }
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  fprintf(out, "\n%zu cases on %s:", n, session->device->name);
+  const char* separator = " ";
+  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
+    if (summary.counts[s] == 0) continue;
+    fprintf(out, "%s%zu %s", separator, summary.counts[s], adc_status_name((enum adc_status)s));
+    separator = ", ";
+  }
+  fprintf(out, ".\n");
+  if (summary.failing_must_cases == 0) {
+    fprintf(out, "CONFORMS: no MUST rule failed.\n");
+  } else {
+    fprintf(out, "DOES NOT CONFORM: %zu MUST case(s) failed, crashed or timed out.\n", summary.failing_must_cases);
+  }
+}

@@ -1,0 +1,102 @@
+/* The machine-readable report:
+ *   {"cases": [{"id", "rule", "role", "severity", "device", "fixture",
+ *               "status", "message", "duration_ms", "clause", "sentence",
+ *               "method"}],
+ *    "summary": {"<status>": count, ..., "failing_must_cases", "conforms"},
+ *    "environment": {...}} */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "report/report.h"
+
+static cJSON* side_json(const struct adc_side* side) {
+  cJSON* object = cJSON_CreateObject();
+  cJSON_AddBoolToObject(object, "tested", side->tested);
+  cJSON_AddStringToObject(object, "path", side->path);
+  cJSON_AddStringToObject(object, "prefix", side->prefix);
+  cJSON_AddBoolToObject(object, "is_reference", side->is_reference);
+  return object;
+}
+
+static const char* sanitizers(void) {
+#if defined(__SANITIZE_ADDRESS__) || defined(ADC_SANITIZE_ADDRESS)
+  return "address,undefined";
+#else
+  return "none";
+#endif
+}
+
+static cJSON* environment_json(const struct adc_session* session, double wall_seconds) {
+  cJSON* env = cJSON_CreateObject();
+  cJSON_AddStringToObject(env, "harness", "adc-conform " ADC_VERSION);
+  cJSON_AddItemToObject(env, "producer", side_json(&session->producer));
+  cJSON_AddItemToObject(env, "consumer", side_json(&session->consumer));
+  cJSON_AddStringToObject(env, "device", session->device->name);
+  cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
+  /* --timeout, or the limit of cases whose rule sets none */
+  cJSON_AddNumberToObject(env, "timeout_seconds",
+                          session->timeout_seconds > 0 ? session->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS);
+  cJSON_AddNumberToObject(env, "jobs", session->jobs);
+  cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
+  cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());
+  struct utsname host;
+  if (uname(&host) == 0) {
+    cJSON_AddStringToObject(env, "host", host.nodename);
+    cJSON_AddStringToObject(env, "kernel", host.release);
+    cJSON_AddStringToObject(env, "machine", host.machine);
+  }
+  char stamp[32];
+  time_t now = time(NULL);
+  strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  cJSON_AddStringToObject(env, "time_utc", stamp);
+  return env;
+}
+
+int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
+                          const struct adc_case_result* results, size_t n, double wall_seconds,
+                          struct adc_error* error) {
+  cJSON* root = cJSON_CreateObject();
+  cJSON* list = cJSON_AddArrayToObject(root, "cases");
+  for (size_t i = 0; i < n; i++) {
+    const struct adc_rule* rule = cases[i].rule;
+    cJSON* item = cJSON_CreateObject();
+    cJSON_AddStringToObject(item, "id", cases[i].id);
+    cJSON_AddStringToObject(item, "rule", rule->id);
+    cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
+    cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
+    cJSON_AddStringToObject(item, "device", session->device->name);
+    cJSON_AddStringToObject(item, "fixture", cases[i].fixture->name);
+    cJSON_AddStringToObject(item, "status", adc_status_name(results[i].status));
+    cJSON_AddStringToObject(item, "message", results[i].message);
+    cJSON_AddNumberToObject(item, "duration_ms", results[i].seconds * 1000.0);
+    cJSON_AddStringToObject(item, "clause", rule->clause);
+    cJSON_AddStringToObject(item, "sentence", rule->sentence);
+    cJSON_AddStringToObject(item, "method", rule->method);
+    cJSON_AddItemToArray(list, item);
+  }
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  cJSON* totals = cJSON_AddObjectToObject(root, "summary");
+  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
+    cJSON_AddNumberToObject(totals, adc_status_name((enum adc_status)s), (double)summary.counts[s]);
+  }
+  cJSON_AddNumberToObject(totals, "failing_must_cases", (double)summary.failing_must_cases);
+  cJSON_AddBoolToObject(totals, "conforms", summary.failing_must_cases == 0);
+  cJSON_AddItemToObject(root, "environment", environment_json(session, wall_seconds));
+
+  char* text = cJSON_Print(root);
+  cJSON_Delete(root);
+  FILE* f = fopen(path, "w");
+  if (f == NULL) {
+    free(text);
+    return adc_fail(error, "cannot write report '%s': %s", path, strerror(errno));
+  }
+  fputs(text, f);
+  fputc('\n', f);
+  free(text);
+  if (fclose(f) != 0) return adc_fail(error, "cannot write report '%s'", path);
+  return 0;
+}

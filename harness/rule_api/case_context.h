@@ -1,0 +1,42 @@
+/* What a rule body works with, and how it gives its verdict.
+ *
+ * A body ends in one verdict: adc_violation() when the library breaks the
+ * rule (fail for a MUST, warning for a SHOULD), adc_not_supported() when the
+ * library lacks what the rule needs or declines the fixture,
+ * adc_unresolved() when something outside the rule (another rule's failure,
+ * the environment) keeps it from being judged.  A body that returns without
+ * a verdict passes.  The first verdict given is final. */
+#ifndef ADC_CASE_CONTEXT_H
+#define ADC_CASE_CONTEXT_H
+
+#include <stdbool.h>
+
+#include "rule_api/rule.h"
+#include "rule_api/status.h"
+
+struct adc_case_context {
+  const struct adc_rule* rule;
+  const struct adc_device* device; /* where the data lives; reached only through its operations */
+  const char* fixture_path;
+  const struct arrow_json_file* fixture;
+  struct adc_library* library; /* the producer or the consumer, as the rule's role says */
+  enum adc_status status;
+  bool has_verdict;
+  char message[1024];
+};
+
+void adc_violation(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void adc_not_supported(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void adc_unresolved(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note kept with a passing verdict (e.g. which entry point was used). */
+void adc_note(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The status a violation of this rule gets: fail for MUST, warning for SHOULD. */
+enum adc_status adc_violation_status(const struct adc_rule* rule);
+
+/* Runs the statement after it once per batch of the fixture, in order, with
+ * `batch` the batch number, and stops once a verdict is given. */
+#define ADC_FOR_EACH_BATCH(ctx, batch) \
+  for (int batch = 0; batch < (ctx)->fixture->n_batches && !(ctx)->has_verdict; batch++)
+
+#endif /* ADC_CASE_CONTEXT_H */

@@ -1,0 +1,21 @@
+/* Calling a consumer under test.  Each hands over something the caller owns
+ * until then; the consumer must compare it with the fixture and release it
+ * before returning (plugin ABI).  Each returns the consumer's message, NULL
+ * when it found the data equal to the fixture.  When the call cannot be made
+ * the case gets a verdict, the input is released by the harness, and a
+ * non-NULL placeholder is returned. */
+#ifndef ADC_CONSUMER_CALLS_H
+#define ADC_CONSUMER_CALLS_H
+
+#include "rule_api/case_context.h"
+
+/* ImportSchemaAndCompareToJson. */
+const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema);
+
+/* Batch `batch` of the fixture, as a consumer on the case's device receives
+ * it: on the CPU, ImportBatchAndCompareToJson with the embedded array (the
+ * C Data Interface form); elsewhere ImportDeviceBatchAndCompareToJson.  A
+ * rule declares ADC_NEED(ImportBatchAndCompareToJson) for either. */
+const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array);
+
+#endif /* ADC_CONSUMER_CALLS_H */

@@ -1,0 +1,29 @@
+/* Comparing exported data with the fixture, wherever the data lives.
+ *
+ * On a device the harness may read in place (the CPU) the array itself is
+ * compared; elsewhere a host copy made through the device's operations
+ * (host_mirror.h) is.  The comparison is the fixture model's
+ * (fixture_model/arrow_json.h): logical, honouring offsets and unknown null
+ * counts.
+ *
+ * Each returns 0 when the data equals the fixture, otherwise non-zero with
+ * the first difference in `difference`.  When the data cannot be brought to
+ * the host, the case gets an unresolved verdict naming the device's reason
+ * and non-zero is returned; the first verdict being final, a violation the
+ * caller gives afterwards is ignored. */
+#ifndef ADC_FIXTURE_COMPARE_H
+#define ADC_FIXTURE_COMPARE_H
+
+#include "rule_api/case_context.h"
+
+/* Batch `batch` of the fixture. */
+int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array, char* difference,
+                      size_t size);
+/* Column `column` of batch `batch`, moved out of its batch. */
+int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column, const struct ArrowArray* array,
+                       char* difference, size_t size);
+/* The dictionary values of dictionary-encoded column `column`. */
+int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const struct ArrowArray* dictionary,
+                           char* difference, size_t size);
+
+#endif /* ADC_FIXTURE_COMPARE_H */

@@ -1,0 +1,92 @@
+#include "rule_api/guard.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "support/pages.h"
+
+#define MAX_REGIONS 64
+
+struct region {
+  const char* start;
+  size_t size;
+  enum adc_status status;
+  const char* message;
+};
+
+static struct region regions[MAX_REGIONS];
+static volatile sig_atomic_t region_count;
+static adc_guard_report_fn report;
+
+/* Reports "<message> (fault N bytes into the region)" with no libc call
+ * that is unsafe in a signal handler. */
+static void report_fault(const struct region* region, const char* address) {
+  char text[1024];
+  size_t n = 0;
+  for (const char* p = region->message; *p && n < sizeof(text) - 48; p++) text[n++] = *p;
+  const char* middle = " (fault ";
+  for (const char* p = middle; *p; p++) text[n++] = *p;
+  char digits[24];
+  size_t d = 0;
+  size_t offset = (size_t)(address - region->start);
+  do {
+    digits[d++] = (char)('0' + offset % 10);
+    offset /= 10;
+  } while (offset > 0);
+  while (d > 0) text[n++] = digits[--d];
+  const char* tail = " bytes into the region)";
+  for (const char* p = tail; *p; p++) text[n++] = *p;
+  text[n] = '\0';
+  report(region->status, text);
+}
+
+static void on_fault(int signal_number, siginfo_t* info, void* context) {
+  (void)context;
+  const char* address = info->si_addr;
+  for (sig_atomic_t i = 0; i < region_count; i++) {
+    if (address >= regions[i].start && address < regions[i].start + regions[i].size) {
+      report_fault(&regions[i], address);
+      _exit(0);
+    }
+  }
+  /* Not ours: let the fault kill the process, which the parent reports as
+   * a crash with the signal's name. */
+  signal(signal_number, SIG_DFL);
+}
+
+void adc_guard_install(adc_guard_report_fn report_verdict) {
+  report = report_verdict;
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_fault;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, NULL);
+  sigaction(SIGBUS, &action, NULL);
+}
+
+void adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message) {
+  if (region_count == MAX_REGIONS) return;
+  /* Protection is by page, so a fault anywhere on the pages is the region's. */
+  struct adc_page_span span = adc_pages_covering(start, size);
+  regions[region_count] = (struct region){span.start, span.size, status, message};
+  region_count = region_count + 1;
+}
+
+void adc_guard_remove_all(void) { region_count = 0; }
+
+void* adc_guard_pages_new(size_t size) {
+  void* pages = mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return pages == MAP_FAILED ? NULL : pages;
+}
+
+void adc_guard_pages_seal(void* pages, size_t size, enum adc_status status, const char* message) {
+  mprotect(pages, adc_pages_round_up(size), PROT_NONE);
+  adc_guard_add(pages, size, status, message);
+}
+
+void adc_guard_pages_free(void* pages, size_t size) {
+  if (pages != NULL) munmap(pages, adc_pages_round_up(size));
+}

@@ -1,0 +1,73 @@
+#include "rule_api/library.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SUFFIX_TEXT(name, suffix, result, parameters, arguments) #suffix,
+static const char* const suffixes[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(SUFFIX_TEXT)};
+#undef SUFFIX_TEXT
+
+#define NAME_TEXT(name, suffix, result, parameters, arguments) #name,
+static const char* const names[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(NAME_TEXT)};
+#undef NAME_TEXT
+
+const char* adc_entry_point_suffix(enum adc_entry_point entry_point) { return suffixes[entry_point]; }
+
+const char* adc_entry_point_name(enum adc_entry_point entry_point) { return names[entry_point]; }
+
+/* dlsym returns an object pointer; ISO C only lets its bytes be copied into
+ * a function pointer. */
+_Static_assert(sizeof(void*) == sizeof(ADC_BytesAllocated), "function and object pointers have one size");
+
+static void* look_up(struct adc_library* library, enum adc_entry_point entry_point) {
+  char symbol[256];
+  snprintf(symbol, sizeof(symbol), "%s_%s", library->prefix, suffixes[entry_point]);
+  void* address = dlsym(library->handle, symbol);
+  library->present[entry_point] = address != NULL;
+  return address;
+}
+
+int adc_library_open(struct adc_library* library, const char* path, const char* prefix, struct adc_error* error) {
+  memset(library, 0, sizeof(*library));
+  library->path = path;
+  library->prefix = prefix;
+  library->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (library->handle == NULL) {
+    const char* reason = dlerror();
+    return adc_fail(error, "%s", reason ? reason : "dlopen failed");
+  }
+#define LOOK_UP(name, suffix, result, parameters, arguments)              \
+  {                                                                       \
+    void* address = look_up(library, ADC_EP_##name);                      \
+    memcpy(&library->functions.name, &address, sizeof(address));          \
+  }
+  ADC_PLUGIN_ENTRY_POINTS(LOOK_UP)
+#undef LOOK_UP
+  return 0;
+}
+
+int adc_library_count_entry_points(const struct adc_library* library) {
+  int found = 0;
+  for (int i = 0; i < ADC_EP_COUNT; i++) found += library->present[i];
+  return found;
+}
+
+/* Appends to `text` (of `size` bytes, `*used` of them taken), never past its end. */
+static void append(char* text, size_t size, size_t* used, const char* fmt, const char* a, const char* b) {
+  int n = snprintf(text + *used, size - *used, fmt, a, b);
+  if (n > 0) *used = *used + (size_t)n < size ? *used + (size_t)n : size - 1;
+}
+
+int adc_library_describe_missing(const struct adc_library* library, adc_entry_point_set needed, char* text,
+                                 size_t size) {
+  int missing = 0;
+  size_t used = 0;
+  text[0] = '\0';
+  for (int i = 0; i < ADC_EP_COUNT; i++) {
+    if ((needed & ((adc_entry_point_set)1u << i)) == 0 || library->present[i]) continue;
+    if (missing++ == 0) append(text, size, &used, "%s does not export %s", library->path, "");
+    append(text, size, &used, missing > 1 ? ", %s_%s" : "%s_%s", library->prefix, suffixes[i]);
+  }
+  return missing;
+}

@@ -1,0 +1,50 @@
+/* A library under test, loaded in a case's child process, and its entry
+ * points, derived from the one list in include/adc/plugin_abi.h. */
+#ifndef ADC_LIBRARY_H
+#define ADC_LIBRARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "adc/plugin_abi.h"
+#include "support/error.h"
+
+/* ADC_EP_ExportSchemaFromJson, ADC_EP_BytesAllocated, ...: one per entry
+ * point, in the order of the list. */
+#define ADC_DECLARE_ENTRY_POINT_ENUM(name, suffix, result, parameters, arguments) ADC_EP_##name,
+enum adc_entry_point { ADC_PLUGIN_ENTRY_POINTS(ADC_DECLARE_ENTRY_POINT_ENUM) ADC_EP_COUNT };
+#undef ADC_DECLARE_ENTRY_POINT_ENUM
+
+/* A set of entry points, as a rule declares what it needs:
+ * ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson). */
+typedef unsigned adc_entry_point_set;
+#define ADC_NEED(name) ((adc_entry_point_set)1u << ADC_EP_##name)
+_Static_assert(ADC_EP_COUNT <= 32, "adc_entry_point_set has room for 32 entry points");
+
+/* "CDataIntegration_ExportSchemaFromJson", ...: the symbol after "<prefix>_". */
+const char* adc_entry_point_suffix(enum adc_entry_point entry_point);
+/* "ExportSchemaFromJson", ...: the name the code and CONFORMANCE.md use. */
+const char* adc_entry_point_name(enum adc_entry_point entry_point);
+
+struct adc_library {
+  const char* path;
+  const char* prefix;
+  void* handle;
+  bool present[ADC_EP_COUNT];
+  struct adc_plugin_functions functions; /* NULL members where the library lacks one */
+};
+
+/* dlopen `path` and look every entry point up.  Returns 0, or -1 with the
+ * loader's message.  Only ever called in a child process. */
+int adc_library_open(struct adc_library* library, const char* path, const char* prefix, struct adc_error* error);
+
+/* How many entry points the library exports. */
+int adc_library_count_entry_points(const struct adc_library* library);
+
+/* Writes "<path> does not export <prefix>_<suffix>[, <prefix>_<suffix>...]"
+ * naming every entry point of `needed` the library lacks; returns how many
+ * it lacks. */
+int adc_library_describe_missing(const struct adc_library* library, adc_entry_point_set needed, char* text,
+                                 size_t size);
+
+#endif /* ADC_LIBRARY_H */

@@ -1,0 +1,21 @@
+/* What a rule declares it needs (rule.h), checked: before the body runs, and
+ * again at each call, so that a body calling what it did not declare is a
+ * harness error the tests catch, never a silent pass. */
+#ifndef ADC_NEEDS_H
+#define ADC_NEEDS_H
+
+#include <stdbool.h>
+
+#include "rule_api/case_context.h"
+
+/* Whether the case's library and device meet every need of its rule;
+ * otherwise gives not_supported naming every missing symbol (or what the
+ * device lacks) and returns false.  The child calls it before the body. */
+bool adc_needs_met(struct adc_case_context* ctx);
+
+/* Whether the body may call `entry_point` (by its CPU name; the call goes to
+ * its device form where adc_entry_point_on_device says so).  Otherwise gives
+ * a verdict and returns false. */
+bool adc_can_call(struct adc_case_context* ctx, enum adc_entry_point entry_point);
+
+#endif /* ADC_NEEDS_H */

@@ -1,0 +1,85 @@
+/* How a rule of the spec is written.
+ *
+ * A rule is one row of a family table in spec-tests/ (rules_*.c), written
+ * with designated initializers next to its body: a stable dotted ID, the spec
+ * clause and sentence it enforces, how the harness tests it, the role it
+ * tests, its severity, what it needs, and the body.
+ *
+ * The harness runs the body once per fixture, on the device of the run, each
+ * time in a child process of its own with the library under test loaded
+ * there and nowhere else.  What a rule declares it needs is checked before
+ * the body runs: a case is not planned on a device or fixture the rule does
+ * not apply to, and ends not_supported, naming the missing symbols, when the
+ * library lacks an entry point the rule needs.
+ *
+ * A body works through the case context (case_context.h): producer_calls.h
+ * and consumer_calls.h call the library, fixture_compare.h compares data
+ * with the fixture wherever the data lives, guard.h attributes faults. */
+#ifndef ADC_RULE_H
+#define ADC_RULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "device/device.h"
+#include "fixture_model/arrow_json.h"
+#include "rule_api/library.h"
+
+enum adc_role { ADC_ROLE_PRODUCER, ADC_ROLE_CONSUMER };
+enum adc_severity { ADC_MUST, ADC_SHOULD };
+
+struct adc_case_context;
+
+/* Which fixtures a rule applies to; the description reads after "fixtures
+ * with", e.g. "a dictionary-encoded top-level column". */
+struct adc_fixture_filter {
+  bool (*holds)(const struct arrow_json_file* fixture);
+  const char* description;
+};
+
+/* Which devices a rule applies to; the description reads after "devices",
+ * e.g. "without device ids". */
+struct adc_device_filter {
+  bool (*holds)(const struct adc_device* device);
+  const char* description;
+};
+
+struct adc_rule {
+  const char* id;       /* stable: reports and expectation files key on it */
+  const char* clause;   /* the spec section, e.g. "Moving an array" */
+  const char* sentence; /* the sentence it enforces, quoted */
+  const char* method;   /* how the harness tests it, one sentence */
+  enum adc_role role;
+  enum adc_severity severity;
+  /* The entry points the body calls, by their CPU names (ADC_NEED(...)).
+   * On a device other than the CPU, the batch entry points stand for their
+   * device forms (producer_calls.h says which). */
+  adc_entry_point_set needs;
+  /* The rule needs memory the device can make read-only. */
+  bool needs_read_only_memory;
+  const struct adc_device_filter* devices;   /* NULL: every registered device */
+  const struct adc_fixture_filter* fixtures; /* NULL: every fixture */
+  /* Limit for each case when --timeout is not given; 0: the default. */
+  double timeout_seconds;
+  void (*run)(struct adc_case_context* ctx);
+};
+
+/* A family: the rules of one spec-tests/rules_*.c file, in report order. */
+struct adc_rule_family {
+  const struct adc_rule* rules;
+  size_t count;
+};
+#define ADC_RULE_FAMILY(rows) {rows, sizeof(rows) / sizeof((rows)[0])}
+
+/* The catalogue (spec-tests/rule_catalogue.c): every rule, in report order. */
+size_t adc_rule_count(void);
+const struct adc_rule* adc_rule_at(size_t index);
+/* NULL when no rule has that ID. */
+const struct adc_rule* adc_rule_find(const char* id);
+
+/* The device form of a batch entry point on `device` (ExportBatchFromJson
+ * becomes ExportDeviceBatchFromJson off the CPU); any other entry point is
+ * itself. */
+enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point, const struct adc_device* device);
+
+#endif /* ADC_RULE_H */

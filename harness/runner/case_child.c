@@ -1,0 +1,38 @@
+#include "runner/case_child.h"
+
+#include <string.h>
+
+#include "rule_api/guard.h"
+#include "rule_api/needs.h"
+#include "runner/wire.h"
+
+static int verdict_fd = -1;
+
+/* The guard's way out of a fault: async-signal-safe, as adc_wire_send is. */
+static void send_fault_verdict(enum adc_status status, const char* message) {
+  adc_wire_send(verdict_fd, status, message);
+}
+
+void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int fd) {
+  verdict_fd = fd;
+  struct adc_case_context ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.rule = c->rule;
+  ctx.device = session->device;
+  ctx.fixture_path = c->fixture->path;
+  ctx.fixture = &c->fixture->model;
+  adc_guard_install(send_fault_verdict);
+
+  const struct adc_side* side = c->rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
+  struct adc_library library;
+  struct adc_error error;
+  if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
+    adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
+  } else if (session->device->probe(session->device, &error) != 0) {
+    adc_not_supported(&ctx, "device %s unavailable: %s", session->device->name, error.message);
+  } else {
+    ctx.library = &library;
+    if (adc_needs_met(&ctx)) c->rule->run(&ctx);
+  }
+  adc_wire_send(fd, ctx.has_verdict ? ctx.status : ADC_PASS, ctx.message);
+}

@@ -1,0 +1,47 @@
+#include "runner/case_plan.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool selected(const char* const* filters, int n_filters, const char* id) {
+  if (n_filters == 0) return true;
+  for (int i = 0; i < n_filters; i++) {
+    if (fnmatch(filters[i], id, 0) == 0) return true;
+  }
+  return false;
+}
+
+static bool applies(const struct adc_rule* rule, const struct adc_device* device, const struct adc_fixture* fixture) {
+  if (rule->devices != NULL && !rule->devices->holds(device)) return false;
+  return rule->fixtures == NULL || rule->fixtures->holds(&fixture->model);
+}
+
+size_t adc_plan_cases(const struct adc_session* session, const char* const* filters, int n_filters,
+                      struct adc_case** out) {
+  struct adc_case* cases = calloc(adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
+  size_t n = 0;
+  /* A device known by name but without data operations runs nothing. */
+  for (size_t r = 0; r < adc_rule_count() && adc_device_has_operations(session->device); r++) {
+    const struct adc_rule* rule = adc_rule_at(r);
+    const struct adc_side* side = rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
+    if (!side->tested) continue;
+    for (size_t f = 0; f < session->n_fixtures; f++) {
+      const struct adc_fixture* fixture = &session->fixtures[f];
+      if (!applies(rule, session->device, fixture)) continue;
+      struct adc_case* c = &cases[n];
+      snprintf(c->id, sizeof(c->id), "%s/%s/%s", session->device->name, rule->id, fixture->name);
+      if (!selected(filters, n_filters, c->id)) continue;
+      c->rule = rule;
+      c->fixture = fixture;
+      n++;
+    }
+  }
+  *out = cases;
+  return n;
+}
+
+double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
+  if (session->timeout_seconds > 0) return session->timeout_seconds;
+  return c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+}

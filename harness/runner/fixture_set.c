@@ -1,0 +1,59 @@
+#include "runner/fixture_set.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_name(const void* a, const void* b) {
+  return strcmp(((const struct adc_fixture*)a)->name, ((const struct adc_fixture*)b)->name);
+}
+
+int adc_load_fixtures(struct adc_session* session, struct adc_error* error) {
+  DIR* dir = opendir(session->fixtures_dir);
+  if (dir == NULL) {
+    return adc_fail(error, "cannot open fixtures folder '%s': %s", session->fixtures_dir, strerror(errno));
+  }
+  size_t capacity = 0;
+  struct dirent* entry;
+  while ((entry = readdir(dir)) != NULL) {
+    size_t length = strlen(entry->d_name);
+    if (length < 6 || strcmp(entry->d_name + length - 5, ".json") != 0) continue;
+    if (session->n_fixtures == capacity) {
+      capacity = capacity ? capacity * 2 : 16;
+      session->fixtures = realloc(session->fixtures, capacity * sizeof(*session->fixtures));
+    }
+    struct adc_fixture* fixture = &session->fixtures[session->n_fixtures++];
+    memset(fixture, 0, sizeof(*fixture));
+    fixture->name = strndup(entry->d_name, length - 5);
+    size_t path_size = strlen(session->fixtures_dir) + length + 2;
+    fixture->path = malloc(path_size);
+    snprintf(fixture->path, path_size, "%s/%s", session->fixtures_dir, entry->d_name);
+  }
+  closedir(dir);
+  if (session->n_fixtures == 0) {
+    adc_free_fixtures(session);
+    return adc_fail(error, "no *.json fixture in '%s'", session->fixtures_dir);
+  }
+  qsort(session->fixtures, session->n_fixtures, sizeof(*session->fixtures), by_name);
+  for (size_t i = 0; i < session->n_fixtures; i++) {
+    char reason[900];
+    if (arrow_json_read_file(session->fixtures[i].path, &session->fixtures[i].model, reason, sizeof(reason)) != 0) {
+      adc_free_fixtures(session);
+      return adc_fail(error, "malformed fixture %s", reason);
+    }
+  }
+  return 0;
+}
+
+void adc_free_fixtures(struct adc_session* session) {
+  for (size_t i = 0; i < session->n_fixtures; i++) {
+    arrow_json_file_free(&session->fixtures[i].model);
+    free(session->fixtures[i].name);
+    free(session->fixtures[i].path);
+  }
+  free(session->fixtures);
+  session->fixtures = NULL;
+  session->n_fixtures = 0;
+}

@@ -1,0 +1,52 @@
+/* Everything one run of adc-conform works from, settled by the parent
+ * before the first case starts. */
+#ifndef ADC_SESSION_H
+#define ADC_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rule_api/rule.h"
+#include "rule_api/status.h"
+
+/* A case's limit when neither --timeout nor its rule sets one. */
+#define ADC_DEFAULT_TIMEOUT_SECONDS 10.0
+
+struct adc_fixture {
+  char* name; /* file name without ".json" */
+  char* path;
+  struct arrow_json_file model;
+};
+
+/* One side of the pair: the library tested as producer or as consumer. */
+struct adc_side {
+  bool tested; /* the side was named on the command line */
+  char path[4096];
+  char prefix[128];
+  bool is_reference;
+};
+
+struct adc_session {
+  struct adc_side producer;
+  struct adc_side consumer;
+  const struct adc_device* device;
+  char fixtures_dir[4096];
+  struct adc_fixture* fixtures;
+  size_t n_fixtures;
+  double timeout_seconds; /* --timeout; 0 when not given */
+  int jobs;
+};
+
+struct adc_case {
+  const struct adc_rule* rule;
+  const struct adc_fixture* fixture;
+  char id[256]; /* "<device>/<rule id>/<fixture>" */
+};
+
+struct adc_case_result {
+  enum adc_status status;
+  char message[1400];
+  double seconds;
+};
+
+#endif /* ADC_SESSION_H */

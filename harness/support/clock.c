@@ -1,0 +1,9 @@
+#include "support/clock.h"
+
+#include <time.h>
+
+double adc_now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}

@@ -1,0 +1,250 @@
+/* The device layer: the CPU device's operations, and comparisons of data on
+ * a device the harness cannot read in place.  The "sealed" device below
+ * keeps its memory inaccessible except inside its own copy operations, so a
+ * comparison that read device memory directly would fault: what passes here
+ * went through copy_to_host. */
+#include <check.h>
+#include <unistd.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "consumer_feed/consumer_feed.h"
+#include "rule_api/fixture_compare.h"
+#include "rule_api/guard.h"
+#include "support/pages.h"
+#include "test_support.h"
+
+#define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
+
+static const struct adc_device* cpu(void) { return adc_device_find("cpu"); }
+
+static size_t bytes_copied_to_host;
+
+static void* sealed_allocate(const struct adc_device* device, size_t size, struct adc_error* error) {
+  return cpu()->allocate(device, size, error);
+}
+
+static int sealed_copy_from_host(const struct adc_device* device, void* destination, const void* host, size_t size,
+                                 struct adc_error* error) {
+  (void)device;
+  (void)error;
+  memcpy(destination, host, size);
+  struct adc_page_span span = adc_pages_covering(destination, size);
+  mprotect(span.start, span.size, PROT_NONE);
+  return 0;
+}
+
+static int sealed_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
+                               struct adc_error* error) {
+  (void)device;
+  (void)error;
+  struct adc_page_span span = adc_pages_covering(source, size);
+  mprotect(span.start, span.size, PROT_READ);
+  memcpy(host, source, size);
+  mprotect(span.start, span.size, PROT_NONE);
+  bytes_copied_to_host += size;
+  return 0;
+}
+
+static int failing_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
+                                struct adc_error* error) {
+  (void)device;
+  (void)host;
+  (void)source;
+  (void)size;
+  return adc_fail(error, "the link to the device is down");
+}
+
+static struct adc_device sealed_device(void) {
+  struct adc_device device = *cpu();
+  device.name = "sealed";
+  device.host_accessible = false;
+  device.allocate = sealed_allocate;
+  device.copy_from_host = sealed_copy_from_host;
+  device.copy_to_host = sealed_copy_to_host;
+  device.protect_read_only = NULL;
+  return device;
+}
+
+static struct arrow_json_file load(const char* path) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(arrow_json_read_file(path, &file, error, sizeof(error)) == 0, "%s", error);
+  return file;
+}
+
+static struct adc_case_context context(const struct adc_device* device, const struct arrow_json_file* file) {
+  static const struct adc_rule rule = {.id = "test.rule", .severity = ADC_MUST};
+  struct adc_case_context ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.rule = &rule;
+  ctx.device = device;
+  ctx.fixture = file;
+  return ctx;
+}
+
+static struct ArrowDeviceArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch,
+                                           const struct adc_feed_layout* layout) {
+  struct ArrowDeviceArray array;
+  struct adc_error error;
+  ck_assert_msg(adc_feed_export_batch(feed, file, batch, layout, &array, &error) == 0, "%s", error.message);
+  return array;
+}
+
+START_TEST(cpu_memory_round_trips_and_can_be_made_read_only) {
+  const struct adc_device* device = cpu();
+  struct adc_error error;
+  ck_assert_int_eq(device->probe(device, &error), 0);
+  ck_assert(adc_device_has_operations(device));
+  char text[] = "device memory";
+  char back[sizeof(text)];
+  char* memory = device->allocate(device, sizeof(text), &error);
+  ck_assert_ptr_nonnull(memory);
+  ck_assert_int_eq(device->copy_from_host(device, memory, text, sizeof(text), &error), 0);
+  ck_assert_int_eq(device->copy_to_host(device, back, memory, sizeof(text), &error), 0);
+  ck_assert_str_eq(back, text);
+  ck_assert_int_eq(device->protect_read_only(device, memory, sizeof(text), &error), 0);
+  ck_assert_int_eq(memory[0], 'd'); /* still readable */
+  device->free(device, memory, sizeof(text));
+}
+END_TEST
+
+#define ATTRIBUTED_EXIT 7
+
+/* Ends the test process with ATTRIBUTED_EXIT when the guard attributes the
+ * fault with the expected verdict. */
+static void expect_attributed(enum adc_status status, const char* message) {
+  if (status == ADC_WARNING && strncmp(message, "written", 7) == 0) _exit(ATTRIBUTED_EXIT);
+}
+
+/* A write to read-only CPU memory faults, and the guard (as a case's child
+ * installs it) turns the fault into the region's verdict. */
+START_TEST(cpu_read_only_memory_faults_on_write) {
+  const struct adc_device* device = cpu();
+  struct adc_error error;
+  volatile char* memory = device->allocate(device, 16, &error);
+  ck_assert_int_eq(device->protect_read_only(device, (void*)memory, 16, &error), 0);
+  adc_guard_install(expect_attributed);
+  adc_guard_add((const void*)memory, 16, ADC_WARNING, "written");
+  memory[3] = 'x';
+  ck_abort_msg("the write to read-only memory did not fault");
+}
+END_TEST
+
+START_TEST(cpu_has_no_event_to_wait_on) {
+  const struct adc_device* device = cpu();
+  struct adc_error error;
+  int event = 0;
+  ck_assert_int_eq(device->wait_event(device, NULL, &error), 0);
+  ck_assert_int_eq(device->wait_event(device, &event, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "no event type"));
+}
+END_TEST
+
+START_TEST(known_gpu_devices_have_no_operations_yet) {
+  ck_assert(!adc_device_has_operations(adc_device_find("cuda")));
+  ck_assert(!adc_device_has_operations(adc_device_find("rocm")));
+  ck_assert_ptr_null(adc_device_find("abacus"));
+  ck_assert_str_eq(adc_device_names(), "cpu, cuda, rocm");
+}
+END_TEST
+
+static const char* const fixture_paths[] = {FIXTURE("int32_nulls"), FIXTURE("int32_empty"), FIXTURE("int32_all_null"),
+                                            FIXTURE("nested_struct"), FIXTURE("dictionary"), FIXTURE("multi_batch")};
+#define N_FIXTURES ((int)(sizeof(fixture_paths) / sizeof(fixture_paths[0])))
+
+/* A batch, each column and each dictionary on the sealed device equal the
+ * fixture, read only through copy_to_host; an altered batch differs, in the
+ * words the in-place comparison uses. */
+START_TEST(comparisons_read_a_sealed_device_through_its_copies) {
+  struct adc_device device = sealed_device();
+  struct arrow_json_file file = load(fixture_paths[_i]);
+  struct adc_case_context ctx = context(&device, &file);
+  struct adc_feed* feed = adc_feed_new(&device);
+  char difference[512];
+  for (int b = 0; b < file.n_batches; b++) {
+    struct adc_feed_layout layouts[] = {{0}, {.offset_padding = 2}, {.unknown_null_count = true}};
+    for (size_t l = 0; l < 3; l++) {
+      struct ArrowDeviceArray array = feed_export(feed, &file, b, &layouts[l]);
+      bytes_copied_to_host = 0;
+      ck_assert_msg(adc_compare_batch(&ctx, b, &array.array, difference, sizeof(difference)) == 0, "batch %d: %s", b,
+                    difference);
+      if (file.batches[b].length > 0) ck_assert_uint_gt(bytes_copied_to_host, 0);
+      for (int64_t c = 0; c < file.n_fields; c++) {
+        ck_assert_msg(adc_compare_column(&ctx, b, c, array.array.children[c], difference, sizeof(difference)) == 0,
+                      "batch %d column %ld: %s", b, (long)c, difference);
+        if (file.fields[c].is_dictionary) {
+          ck_assert_int_eq(adc_compare_dictionary(&ctx, c, array.array.children[c]->dictionary, difference,
+                                                  sizeof(difference)),
+                           0);
+        }
+      }
+      array.array.release(&array.array);
+    }
+    struct adc_feed_layout altered = {.alter_one_value = true};
+    struct ArrowDeviceArray array = feed_export(feed, &file, b, &altered);
+    struct adc_case_context on_cpu = context(cpu(), &file);
+    struct adc_feed* cpu_feed = adc_feed_new(cpu());
+    struct ArrowDeviceArray same_on_cpu = feed_export(cpu_feed, &file, b, &altered);
+    char expected[512];
+    int differs_on_cpu = adc_compare_batch(&on_cpu, b, &same_on_cpu.array, expected, sizeof(expected));
+    int differs = adc_compare_batch(&ctx, b, &array.array, difference, sizeof(difference));
+    ck_assert_int_eq(differs != 0, differs_on_cpu != 0);
+    if (differs) ck_assert_str_eq(difference, expected);
+    same_on_cpu.array.release(&same_on_cpu.array);
+    adc_feed_free(cpu_feed);
+    array.array.release(&array.array);
+  }
+  ck_assert(!ctx.has_verdict);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+START_TEST(data_that_cannot_be_copied_is_unresolved) {
+  struct adc_device device = sealed_device();
+  struct arrow_json_file file = load(FIXTURE("int32_nulls"));
+  struct adc_feed* feed = adc_feed_new(&device);
+  struct ArrowDeviceArray array = feed_export(feed, &file, 0, NULL);
+  device.copy_to_host = failing_copy_to_host;
+  struct adc_case_context ctx = context(&device, &file);
+  char difference[512];
+  ck_assert_int_ne(adc_compare_batch(&ctx, 0, &array.array, difference, sizeof(difference)), 0);
+  ck_assert(ctx.has_verdict);
+  ck_assert_int_eq(ctx.status, ADC_UNRESOLVED);
+  ck_assert_ptr_nonnull(strstr(ctx.message, "the link to the device is down"));
+  array.array.release(&array.array);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+START_TEST(feed_places_read_only_buffers_only_where_the_device_can) {
+  struct adc_device device = sealed_device(); /* no protect_read_only */
+  struct arrow_json_file file = load(FIXTURE("int32_nulls"));
+  struct adc_feed* feed = adc_feed_new(&device);
+  struct adc_feed_layout read_only = {.read_only_buffers = true};
+  struct ArrowDeviceArray array;
+  struct adc_error error;
+  ck_assert_int_eq(adc_feed_export_batch(feed, &file, 0, &read_only, &array, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "cannot make memory read-only"));
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("device_layer");
+  TCase* operations = tcase_create("operations");
+  tcase_add_test(operations, cpu_memory_round_trips_and_can_be_made_read_only);
+  tcase_add_exit_test(operations, cpu_read_only_memory_faults_on_write, ATTRIBUTED_EXIT);
+  tcase_add_test(operations, cpu_has_no_event_to_wait_on);
+  tcase_add_test(operations, known_gpu_devices_have_no_operations_yet);
+  suite_add_tcase(suite, operations);
+  TCase* comparisons = tcase_create("comparisons");
+  tcase_add_loop_test(comparisons, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);
+  tcase_add_test(comparisons, data_that_cannot_be_copied_is_unresolved);
+  tcase_add_test(comparisons, feed_places_read_only_buffers_only_where_the_device_can);
+  suite_add_tcase(suite, comparisons);
+  return run_suite(suite);
+}
