@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the build and tests need, when missing.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc)
+packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

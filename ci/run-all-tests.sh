@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Every test: the Check suites on a normal build and on an ASan + UBSan build
-# (-fno-sanitize-recover=all), the reference pair under Valgrind memcheck with
-# zero reports, and the CPU-run benchmark.
+# Every test: the formatting check, the Check suites on a normal build and on
+# an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair under
+# Valgrind memcheck with zero reports, and the CPU-run benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
 jobs="$(nproc)"
+
+echo "== Formatting =="
+ci/check-format.sh
 
 echo "== default build: Check suites =="
 cmake --preset default >/dev/null

@@ -69,7 +69,8 @@ OFFSET_IS(ArrowAsyncProducer, cancel, 16);
 OFFSET_IS(ArrowAsyncProducer, additional_metadata, 24);
 OFFSET_IS(ArrowAsyncProducer, private_data, 32);
 
-_Static_assert(sizeof(struct ArrowAsyncDeviceStreamHandler) == 48, "ArrowAsyncDeviceStreamHandler is 48 bytes");
+_Static_assert(sizeof(struct ArrowAsyncDeviceStreamHandler) == 48,
+               "ArrowAsyncDeviceStreamHandler is 48 bytes");
 OFFSET_IS(ArrowAsyncDeviceStreamHandler, on_schema, 0);
 OFFSET_IS(ArrowAsyncDeviceStreamHandler, on_next_task, 8);
 OFFSET_IS(ArrowAsyncDeviceStreamHandler, on_error, 16);
@@ -79,10 +80,12 @@ OFFSET_IS(ArrowAsyncDeviceStreamHandler, private_data, 40);
 #endif
 
 /* The canonical guards must be the spec's, exactly. */
-#if !defined(ARROW_C_DATA_INTERFACE) || !defined(ARROW_C_DEVICE_DATA_INTERFACE) || \
+#if !defined(ARROW_C_DATA_INTERFACE) || !defined(ARROW_C_DEVICE_DATA_INTERFACE) ||     \
     !defined(ARROW_C_STREAM_INTERFACE) || !defined(ARROW_C_DEVICE_STREAM_INTERFACE) || \
     !defined(ARROW_C_ASYNC_STREAM_INTERFACE)
 #error "a canonical include guard is missing from arrow_c_abi.h"
 #endif
 
-int adc_abi_layout_checked(void) { return 1; }
+int adc_abi_layout_checked(void) {
+  return 1;
+}

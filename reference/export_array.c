@@ -75,7 +75,8 @@ static int fill_ints(struct array_private* payload, const struct arrow_json_type
                      const struct arrow_json_column* column) {
   void* data;
   if (new_buffer(payload, 1, (size_t)column->length * (size_t)(type->bit_width / 8), &data) != 0) return -1;
-  for (int64_t i = 0; i < column->length; i++) arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
+  for (int64_t i = 0; i < column->length; i++)
+    arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
   return 0;
 }
 
@@ -127,7 +128,9 @@ static int export_node(const struct arrow_json_file* file, const struct arrow_js
       /* spec: the buffer count is the type's (Columnar format): validity and
        * values for integers, validity, offsets and characters for utf8,
        * validity alone for a struct. */
-      .n_buffers = type->kind == ARROW_JSON_UTF8 ? 3 : type->kind == ARROW_JSON_STRUCT ? 1 : 2,
+      .n_buffers = type->kind == ARROW_JSON_UTF8     ? 3
+                   : type->kind == ARROW_JSON_STRUCT ? 1
+                                                     : 2,
       .n_children = n_children,
       .buffers = (const void**)payload->buffers,
       .release = release_array,
@@ -150,7 +153,8 @@ static int export_node(const struct arrow_json_file* file, const struct arrow_js
   return export_node(file, NULL, &field->type, arrow_json_dictionary_values(file, field), out->dictionary);
 }
 
-const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index, struct ArrowArray* out) {
+const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index,
+                             struct ArrowArray* out) {
   if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
   const struct arrow_json_batch* batch = &file->batches[batch_index];
 
@@ -178,7 +182,8 @@ const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_i
 }
 
 const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t batch_index,
-                                    ArrowDeviceType device_type, int64_t device_id, struct ArrowDeviceArray* out) {
+                                    ArrowDeviceType device_type, int64_t device_id,
+                                    struct ArrowDeviceArray* out) {
   (void)device_id;
   if (device_type != ARROW_DEVICE_CPU) return "the reference producer only exports to ARROW_DEVICE_CPU";
   struct ArrowArray array;

@@ -37,8 +37,8 @@ static void release_schema(struct ArrowSchema* schema) {
   schema->release = NULL;
 }
 
-static int fill_schema(struct ArrowSchema* out, const char* format, const char* name,
-                       int64_t flags, int64_t n_children) {
+static int fill_schema(struct ArrowSchema* out, const char* format, const char* name, int64_t flags,
+                       int64_t n_children) {
   struct schema_private* payload = ref_calloc(1, sizeof(*payload));
   if (payload == NULL) return -1;
   payload->format = ref_strdup(format);

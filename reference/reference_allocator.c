@@ -44,4 +44,6 @@ void ref_free(void* pointer) {
   free(block);
 }
 
-int64_t ref_bytes_allocated(void) { return atomic_load(&bytes_allocated); }
+int64_t ref_bytes_allocated(void) {
+  return atomic_load(&bytes_allocated);
+}

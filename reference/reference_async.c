@@ -129,8 +129,8 @@ finish:
   return NULL;
 }
 
-const char* ref_export_async(const char* json_path, ArrowDeviceType device_type,
-                             int64_t device_id, struct ArrowAsyncDeviceStreamHandler* handler) {
+const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                             struct ArrowAsyncDeviceStreamHandler* handler) {
   static _Thread_local char error[1024];
   (void)device_id;
   if (device_type != ARROW_DEVICE_CPU) return "the reference producer only streams ARROW_DEVICE_CPU data";
@@ -182,8 +182,7 @@ static int note_problem(struct async_consumer_state* state, const char* text) {
   return EINVAL;
 }
 
-static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self,
-                              struct ArrowSchema* stream_schema) {
+static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowSchema* stream_schema) {
   struct async_consumer_state* state = self->private_data;
   /* spec: the schema "needing to be moved to a consumer owned ArrowSchema". */
   struct ArrowSchema schema = *stream_schema;
@@ -192,7 +191,8 @@ static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self,
   int mismatch = arrow_json_compare_schema(&state->file, &schema, difference, sizeof(difference));
   schema.release(&schema);
   if (mismatch) return note_problem(state, difference);
-  if (self->producer == NULL) return note_problem(state, "on_schema was called before handler->producer was set");
+  if (self->producer == NULL)
+    return note_problem(state, "on_schema was called before handler->producer was set");
   if (self->producer->device_type != state->device_type) {
     return note_problem(state, "the producer's device_type is not the one requested");
   }
@@ -201,8 +201,8 @@ static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self,
   return 0;
 }
 
-static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self,
-                                 struct ArrowAsyncTask* task, const char* metadata) {
+static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowAsyncTask* task,
+                                 const char* metadata) {
   (void)metadata;
   struct async_consumer_state* state = self->private_data;
   if (task == NULL) {
@@ -213,8 +213,8 @@ static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self,
   int code = task->extract_data(task, &batch);
   if (code != 0) return note_problem(state, "extract_data failed");
   char difference[512];
-  int mismatch = arrow_json_compare_batch(&state->file, state->next_batch, &batch.array, difference,
-                                          sizeof(difference));
+  int mismatch =
+      arrow_json_compare_batch(&state->file, state->next_batch, &batch.array, difference, sizeof(difference));
   batch.array.release(&batch.array);
   if (mismatch) return note_problem(state, difference);
   state->next_batch++;
@@ -222,12 +222,13 @@ static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self,
   return 0;
 }
 
-static void consumer_on_error(struct ArrowAsyncDeviceStreamHandler* self, int code,
-                              const char* message, const char* metadata) {
+static void consumer_on_error(struct ArrowAsyncDeviceStreamHandler* self, int code, const char* message,
+                              const char* metadata) {
   (void)metadata;
   struct async_consumer_state* state = self->private_data;
   char text[1024];
-  snprintf(text, sizeof(text), "the producer reported error %d: %s", code, message ? message : "(no message)");
+  snprintf(text, sizeof(text), "the producer reported error %d: %s", code,
+           message ? message : "(no message)");
   note_problem(state, text); /* copied: message lives only during this call */
 }
 
@@ -239,8 +240,8 @@ static void consumer_release(struct ArrowAsyncDeviceStreamHandler* self) {
   pthread_mutex_unlock(&state->mutex);
 }
 
-const char* ref_import_async(const char* json_path, ArrowDeviceType device_type,
-                             ref_async_start_fn start, void* start_context) {
+const char* ref_import_async(const char* json_path, ArrowDeviceType device_type, ref_async_start_fn start,
+                             void* start_context) {
   static _Thread_local char message[1100];
   struct async_consumer_state* state = calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
@@ -271,7 +272,8 @@ const char* ref_import_async(const char* json_path, ArrowDeviceType device_type,
     if (state->problem[0] != '\0') {
       snprintf(message, sizeof(message), "%s", state->problem);
     } else if (!state->saw_end) {
-      snprintf(message, sizeof(message), "the handler was released without on_next_task(NULL) ending the stream");
+      snprintf(message, sizeof(message),
+               "the handler was released without on_next_task(NULL) ending the stream");
     } else if (state->next_batch != state->file.n_batches) {
       snprintf(message, sizeof(message), "received %" PRId64 " batches, the fixture has %" PRId64,
                state->next_batch, state->file.n_batches);

@@ -10,8 +10,7 @@
 
 static _Thread_local char message[2048];
 
-int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* error,
-                     size_t error_size) {
+int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* error, size_t error_size) {
   return arrow_json_read_file(json_path, out, error, error_size);
 }
 
@@ -33,16 +32,15 @@ const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowA
   struct arrow_json_file file;
   const char* result = message;
   if (ref_load_fixture(json_path, &file, message, sizeof(message)) == 0) {
-    result = arrow_json_compare_batch(&file, num_batch, batch, message, sizeof(message)) == 0 ? NULL
-                                                                                             : message;
+    result =
+        arrow_json_compare_batch(&file, num_batch, batch, message, sizeof(message)) == 0 ? NULL : message;
     arrow_json_file_free(&file);
   }
   batch->release(batch);
   return result;
 }
 
-const char* ref_import_device_batch(const char* json_path, int num_batch,
-                                    struct ArrowDeviceArray* batch) {
+const char* ref_import_device_batch(const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
   if (batch->array.release == NULL) return "the device batch handed to the consumer is already released";
   const char* problem = NULL;
   if (batch->device_type != ARROW_DEVICE_CPU) {

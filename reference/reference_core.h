@@ -33,7 +33,8 @@ const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSc
 const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index, struct ArrowArray* out);
 /* A batch as a CPU device array (device_id -1, no sync event). */
 const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t batch_index,
-                                    ArrowDeviceType device_type, int64_t device_id, struct ArrowDeviceArray* out);
+                                    ArrowDeviceType device_type, int64_t device_id,
+                                    struct ArrowDeviceArray* out);
 
 /* ---- Consumer side: compare with the fixture, then release. */
 const char* ref_import_schema(const char* json_path, struct ArrowSchema* schema);

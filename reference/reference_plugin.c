@@ -33,8 +33,7 @@ EXPORT const char* adc_reference_CDataIntegration_ExportSchemaFromJson(const cha
   return keep(error);
 }
 
-EXPORT const char* adc_reference_CDataIntegration_ExportBatchFromJson(const char* json_path,
-                                                                      int num_batch,
+EXPORT const char* adc_reference_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
                                                                       struct ArrowArray* out) {
   struct arrow_json_file file;
   if (ref_load_fixture(json_path, &file, last_error, sizeof(last_error)) != 0) return last_error;
@@ -43,21 +42,26 @@ EXPORT const char* adc_reference_CDataIntegration_ExportBatchFromJson(const char
   return keep(error);
 }
 
-EXPORT const char* adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(
-    const char* json_path, struct ArrowSchema* schema) {
+EXPORT const char* adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,
+                                                                               struct ArrowSchema* schema) {
   return keep(ref_import_schema(json_path, schema));
 }
 
-EXPORT const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(
-    const char* json_path, int num_batch, struct ArrowArray* batch) {
+EXPORT const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path,
+                                                                              int num_batch,
+                                                                              struct ArrowArray* batch) {
   return keep(ref_import_batch(json_path, num_batch, batch));
 }
 
-EXPORT int64_t adc_reference_BytesAllocated(void) { return ref_bytes_allocated(); }
+EXPORT int64_t adc_reference_BytesAllocated(void) {
+  return ref_bytes_allocated();
+}
 
-EXPORT const char* adc_reference_CDeviceIntegration_ExportDeviceBatchFromJson(
-    const char* json_path, int num_batch, ArrowDeviceType device_type, int64_t device_id,
-    struct ArrowDeviceArray* out) {
+EXPORT const char* adc_reference_CDeviceIntegration_ExportDeviceBatchFromJson(const char* json_path,
+                                                                              int num_batch,
+                                                                              ArrowDeviceType device_type,
+                                                                              int64_t device_id,
+                                                                              struct ArrowDeviceArray* out) {
   struct arrow_json_file file;
   if (ref_load_fixture(json_path, &file, last_error, sizeof(last_error)) != 0) return last_error;
   const char* error = ref_export_device_batch(&file, num_batch, device_type, device_id, out);
@@ -87,8 +91,9 @@ EXPORT const char* adc_reference_CDeviceIntegration_ExportAsyncFromJson(
   return keep(ref_export_async(json_path, device_type, device_id, handler));
 }
 
-EXPORT const char* adc_reference_CDeviceIntegration_ImportAsyncAndCompareToJson(
-    const char* json_path, ArrowDeviceType device_type, ADC_AsyncProducerStart start,
-    void* start_context) {
+EXPORT const char* adc_reference_CDeviceIntegration_ImportAsyncAndCompareToJson(const char* json_path,
+                                                                                ArrowDeviceType device_type,
+                                                                                ADC_AsyncProducerStart start,
+                                                                                void* start_context) {
   return keep(ref_import_async(json_path, device_type, start, start_context));
 }

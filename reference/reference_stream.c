@@ -54,8 +54,8 @@ static void stream_release(struct ArrowDeviceArrayStream* stream) {
   stream->release = NULL;
 }
 
-const char* ref_export_device_stream(const char* json_path, ArrowDeviceType device_type,
-                                     int64_t device_id, struct ArrowDeviceArrayStream* out) {
+const char* ref_export_device_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                     struct ArrowDeviceArrayStream* out) {
   static _Thread_local char error[1024];
   (void)device_id;
   if (device_type != ARROW_DEVICE_CPU) return "the reference producer only streams ARROW_DEVICE_CPU data";
@@ -113,8 +113,9 @@ const char* ref_import_device_stream(const char* json_path, struct ArrowDeviceAr
     }
     if (array.array.release == NULL) {
       if (batch != file.n_batches) {
-        snprintf(message, sizeof(message), "the stream ended after %" PRId64 " batches, the fixture has %" PRId64,
-                 batch, file.n_batches);
+        snprintf(message, sizeof(message),
+                 "the stream ended after %" PRId64 " batches, the fixture has %" PRId64, batch,
+                 file.n_batches);
         result = message;
       }
       break;

@@ -35,10 +35,13 @@ static void judge_records(struct adc_case_context* ctx,
 static void released_once(struct adc_case_context* ctx, int batch, const struct adc_feed* feed) {
   int calls = adc_feed_base_release_calls(feed);
   if (calls == 0) adc_violation(ctx, "batch %d: the consumer returned without releasing the batch", batch);
-  if (calls > 1) adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
+  if (calls > 1)
+    adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
 }
 
-static void release_exactly_once(struct adc_case_context* ctx) { judge_records(ctx, released_once); }
+static void release_exactly_once(struct adc_case_context* ctx) {
+  judge_records(ctx, released_once);
+}
 
 static void children_left_alone(struct adc_case_context* ctx, int batch, const struct adc_feed* feed) {
   int in_place = adc_feed_children_released_in_place(feed);
@@ -50,7 +53,9 @@ static void children_left_alone(struct adc_case_context* ctx, int batch, const s
   }
 }
 
-static void release_not_on_children(struct adc_case_context* ctx) { judge_records(ctx, children_left_alone); }
+static void release_not_on_children(struct adc_case_context* ctx) {
+  judge_records(ctx, children_left_alone);
+}
 
 static void schema_release_exactly_once(struct adc_case_context* ctx) {
   struct adc_feed* feed = adc_feed_new(ctx->device);
@@ -85,7 +90,8 @@ static void buffers_not_written(struct adc_case_context* ctx) {
       /* The regions are unmapped by the release: forget them before anything
        * else can be mapped there. */
       adc_guard_remove_all();
-      if (error != NULL) adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
+      if (error != NULL)
+        adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
     }
     adc_feed_free(feed);
   }
@@ -93,15 +99,16 @@ static void buffers_not_written(struct adc_case_context* ctx) {
 
 /* Hands the consumer a batch that equals the fixture but is laid out as
  * `layout` says; the consumer must find it equal. */
-static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_layout* layout, const char* described) {
+static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_layout* layout,
+                         const char* described) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct adc_feed* feed = adc_feed_new(ctx->device);
     struct ArrowDeviceArray array;
     if (feed_batch(ctx, feed, batch, layout, &array)) {
       const char* error = adc_import_batch(ctx, batch, &array);
       if (error != NULL) {
-        adc_violation(ctx, "batch %d, exported with %s, equals the fixture but the consumer reported: %s", batch,
-                      described, error);
+        adc_violation(ctx, "batch %d, exported with %s, equals the fixture but the consumer reported: %s",
+                      batch, described, error);
       }
     }
     adc_feed_free(feed);
@@ -144,7 +151,8 @@ static void detects_mismatch(struct adc_case_context* ctx) {
 static bool has_int32_rows(const struct arrow_json_file* fixture) {
   return arrow_json_first_int32_column(fixture) >= 0;
 }
-static const struct adc_fixture_filter with_int32_rows = {has_int32_rows, "a top-level int32 column with rows"};
+static const struct adc_fixture_filter with_int32_rows = {has_int32_rows,
+                                                          "a top-level int32 column with rows"};
 
 static const struct adc_fixture_filter with_nulls = {arrow_json_has_nulls, "nulls"};
 static const struct adc_fixture_filter with_values = {arrow_json_has_values, "at least one non-null value"};
@@ -157,8 +165,9 @@ static const struct adc_rule rules[] = {
         .id = "consumer.release.exactly_once",
         .clause = "Release callback semantics -- for consumers",
         .sentence = release_base_sentence,
-        .method = "Hands the consumer an instrumented export and counts calls of its release callback when Import "
-                  "returns: exactly one.",
+        .method =
+            "Hands the consumer an instrumented export and counts calls of its release callback when Import "
+            "returns: exactly one.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -169,7 +178,8 @@ static const struct adc_rule rules[] = {
         .clause = "Release callback semantics -- for consumers",
         .sentence = "they MUST not call any of its children's release callbacks (including the optional "
                     "dictionary).",
-        .method = "Hands the consumer an instrumented export and checks no child or dictionary was released in place "
+        .method = "Hands the consumer an instrumented export and checks no child or dictionary was released "
+                  "in place "
                   "other than by its parent.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
@@ -180,8 +190,9 @@ static const struct adc_rule rules[] = {
         .id = "consumer.schema.release.exactly_once",
         .clause = "Release callback semantics -- for consumers",
         .sentence = release_base_sentence,
-        .method = "Hands the consumer an instrumented schema and counts calls of its release callback when Import "
-                  "returns: exactly one.",
+        .method =
+            "Hands the consumer an instrumented schema and counts calls of its release callback when Import "
+            "returns: exactly one.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportSchemaAndCompareToJson),
@@ -190,8 +201,9 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.buffers.not_written",
         .clause = "Mutability",
-        .sentence = "Both the producer and the consumer SHOULD consider the exported data (that is, the data "
-                    "reachable on the device through the buffers member of the embedded ArrowArray) to be immutable",
+        .sentence =
+            "Both the producer and the consumer SHOULD consider the exported data (that is, the data "
+            "reachable on the device through the buffers member of the embedded ArrowArray) to be immutable",
         .method = "Exports every buffer on read-only pages; a write faults and is reported.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_SHOULD,
@@ -204,7 +216,8 @@ static const struct adc_rule rules[] = {
         .clause = "The ArrowArray structure",
         .sentence = "Consumers MAY decide not to support non-0-offset arrays, but they should document this "
                     "limitation.",
-        .method = "Exports int32 columns with 3 padding rows and offset 3; the consumer must find the batch equal to "
+        .method = "Exports int32 columns with 3 padding rows and offset 3; the consumer must find the batch "
+                  "equal to "
                   "the fixture.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_SHOULD,
@@ -216,8 +229,9 @@ static const struct adc_rule rules[] = {
         .id = "consumer.null_count.unknown_handled",
         .clause = "The ArrowArray structure",
         .sentence = "Mandatory. The number of null items in the array. MAY be -1 if not yet computed.",
-        .method = "Exports null_count -1 wherever a validity buffer is present; the consumer must find the batch "
-                  "equal to the fixture.",
+        .method =
+            "Exports null_count -1 wherever a validity buffer is present; the consumer must find the batch "
+            "equal to the fixture.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -227,9 +241,11 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.compare.detects_mismatch",
         .clause = "Integration testing (C Data Interface)",
-        .sentence = "It validates that both record batches are equal, and then releases the imported record batch.",
-        .method = "Exports a batch with one value altered; the consumer must report a difference (else no consumer "
-                  "verdict can be trusted).",
+        .sentence =
+            "It validates that both record batches are equal, and then releases the imported record batch.",
+        .method =
+            "Exports a batch with one value altered; the consumer must report a difference (else no consumer "
+            "verdict can be trusted).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),

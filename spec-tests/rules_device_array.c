@@ -7,7 +7,8 @@
 /* Runs `check` on every batch exported with ExportDeviceBatchFromJson,
  * releasing each. */
 static void for_each_device_batch(struct adc_case_context* ctx,
-                                  void (*check)(struct adc_case_context*, int, const struct ArrowDeviceArray*)) {
+                                  void (*check)(struct adc_case_context*, int,
+                                                const struct ArrowDeviceArray*)) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct ArrowDeviceArray out;
     if (!adc_export_device_batch(ctx, batch, &out)) return;
@@ -20,14 +21,17 @@ static void check_reserved(struct adc_case_context* ctx, int batch, const struct
   for (int i = 0; i < 3; i++) {
     if (out->reserved[i] != 0) {
       adc_violation(ctx,
-                    "batch %d: reserved[%d] is 0x%016" PRIx64 " after export (the output was pre-filled with 0x%02X bytes)",
+                    "batch %d: reserved[%d] is 0x%016" PRIx64
+                    " after export (the output was pre-filled with 0x%02X bytes)",
                     batch, i, (uint64_t)out->reserved[i], ADC_FILL_BYTE);
       return;
     }
   }
 }
 
-static void reserved_zeroed(struct adc_case_context* ctx) { for_each_device_batch(ctx, check_reserved); }
+static void reserved_zeroed(struct adc_case_context* ctx) {
+  for_each_device_batch(ctx, check_reserved);
+}
 
 static void check_device_type(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
   if (out->device_type != ctx->device->arrow_type) {
@@ -36,7 +40,9 @@ static void check_device_type(struct adc_case_context* ctx, int batch, const str
   }
 }
 
-static void device_type_matches(struct adc_case_context* ctx) { for_each_device_batch(ctx, check_device_type); }
+static void device_type_matches(struct adc_case_context* ctx) {
+  for_each_device_batch(ctx, check_device_type);
+}
 
 static void check_device_id(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
   if (out->device_id != -1) {
@@ -45,7 +51,9 @@ static void check_device_id(struct adc_case_context* ctx, int batch, const struc
   }
 }
 
-static void device_id_minus_one(struct adc_case_context* ctx) { for_each_device_batch(ctx, check_device_id); }
+static void device_id_minus_one(struct adc_case_context* ctx) {
+  for_each_device_batch(ctx, check_device_id);
+}
 
 static void check_sync_event(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
   if (out->sync_event != NULL) {
@@ -54,22 +62,32 @@ static void check_sync_event(struct adc_case_context* ctx, int batch, const stru
   }
 }
 
-static void sync_event_null(struct adc_case_context* ctx) { for_each_device_batch(ctx, check_sync_event); }
+static void sync_event_null(struct adc_case_context* ctx) {
+  for_each_device_batch(ctx, check_sync_event);
+}
 
-static bool has_no_device_ids(const struct adc_device* device) { return device->device_id == -1; }
-static const struct adc_device_filter without_device_ids = {has_no_device_ids, "without device ids (the CPU)"};
+static bool has_no_device_ids(const struct adc_device* device) {
+  return device->device_id == -1;
+}
+static const struct adc_device_filter without_device_ids = {has_no_device_ids,
+                                                            "without device ids (the CPU)"};
 
-static bool has_no_event_type(const struct adc_device* device) { return device->event_type == NULL; }
-static const struct adc_device_filter without_event_type = {has_no_event_type, "without an event type (the CPU)"};
+static bool has_no_event_type(const struct adc_device* device) {
+  return device->event_type == NULL;
+}
+static const struct adc_device_filter without_event_type = {has_no_event_type,
+                                                            "without an event type (the CPU)"};
 
 static const struct adc_rule rules[] = {
     {
         .id = "device_array.reserved.zeroed",
         .clause = "The ArrowDeviceArray structure",
-        .sentence = "These bytes MUST be zero'd out after initialization by the producer in order to ensure safe "
-                    "evolution of the ABI in the future.",
-        .method = "Fills the output with 0xA5 bytes, exports every batch with ExportDeviceBatchFromJson and checks "
-                  "reserved[0..2] are 0.",
+        .sentence =
+            "These bytes MUST be zero'd out after initialization by the producer in order to ensure safe "
+            "evolution of the ABI in the future.",
+        .method =
+            "Fills the output with 0xA5 bytes, exports every batch with ExportDeviceBatchFromJson and checks "
+            "reserved[0..2] are 0.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
@@ -79,8 +97,9 @@ static const struct adc_rule rules[] = {
         .id = "device_array.device_type.matches_request",
         .clause = "The ArrowDeviceArray structure",
         .sentence = "Mandatory. The type of the device which can access the buffers in the array.",
-        .method = "Exports every batch to the device under test and checks device_type is the ARROW_DEVICE_* value "
-                  "requested.",
+        .method =
+            "Exports every batch to the device under test and checks device_type is the ARROW_DEVICE_* value "
+            "requested.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
@@ -101,7 +120,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "device_array.sync_event.null_on_cpu",
         .clause = "Synchronization event types",
-        .sentence = "If no event type is supported (\"N/A\"), then the sync_event member should always be null.",
+        .sentence =
+            "If no event type is supported (\"N/A\"), then the sync_event member should always be null.",
         .method = "Exports every batch to the device and checks sync_event is NULL (MUST: see erratum E4).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,

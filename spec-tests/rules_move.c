@@ -70,7 +70,8 @@ static void child_outlives_parent(struct adc_case_context* ctx) {
     parent.array.release(&parent.array);
     for (int64_t i = 0; i < n; i++) {
       char difference[512];
-      if (!ctx->has_verdict && adc_compare_column(ctx, batch, i, columns[i], difference, sizeof(difference)) != 0) {
+      if (!ctx->has_verdict &&
+          adc_compare_column(ctx, batch, i, columns[i], difference, sizeof(difference)) != 0) {
         adc_violation(ctx, "batch %d: a column moved out before its parent was released changed: %s", batch,
                       difference);
       }
@@ -121,16 +122,19 @@ static const struct adc_fixture_filter with_top_level_dictionary = {has_top_leve
                                                                     "a dictionary-encoded top-level column"};
 
 static const char move_children_sentence[] =
-    "It is also possible to move one or several child arrays, but the parent ArrowArray structure MUST be released "
+    "It is also possible to move one or several child arrays, but the parent ArrowArray structure MUST be "
+    "released "
     "immediately afterwards, as it won't point to valid child arrays anymore.";
 
 static const struct adc_rule rules[] = {
     {
         .id = "array.move.base_relocatable",
         .clause = "Moving an array",
-        .sentence = "The release callback MUST not assume that the structure will be located at the same memory "
-                    "location as when it was originally produced.",
-        .method = "Exports into a struct on its own page, copies it bitwise, makes the page inaccessible, then reads "
+        .sentence =
+            "The release callback MUST not assume that the structure will be located at the same memory "
+            "location as when it was originally produced.",
+        .method = "Exports into a struct on its own page, copies it bitwise, makes the page inaccessible, "
+                  "then reads "
                   "and releases the copy.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
@@ -141,7 +145,8 @@ static const struct adc_rule rules[] = {
         .id = "array.move.child_outlives_parent",
         .clause = "Moving child arrays",
         .sentence = move_children_sentence,
-        .method = "Moves every column out of the batch, releases the batch, then checks and releases each column.",
+        .method =
+            "Moves every column out of the batch, releases the batch, then checks and releases each column.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),
@@ -151,7 +156,8 @@ static const struct adc_rule rules[] = {
         .id = "array.move.dictionary_outlives_parent",
         .clause = "Moving child arrays",
         .sentence = move_children_sentence,
-        .method = "Moves a dictionary-encoded column out of the batch and its dictionary out of the column, releases "
+        .method = "Moves a dictionary-encoded column out of the batch and its dictionary out of the column, "
+                  "releases "
                   "both parents, then checks and releases the dictionary.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,

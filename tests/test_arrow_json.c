@@ -41,8 +41,8 @@ END_TEST
 START_TEST(rejects_malformed_files_with_a_reason) {
   struct arrow_json_file file;
   char error[512];
-  ck_assert_int_eq(arrow_json_read_file(ADC_SOURCE_DIR "/fixtures/malformed/validity_too_short.json", &file, error,
-                                        sizeof(error)),
+  ck_assert_int_eq(arrow_json_read_file(ADC_SOURCE_DIR "/fixtures/malformed/validity_too_short.json", &file,
+                                        error, sizeof(error)),
                    -1);
   ck_assert_ptr_nonnull(strstr(error, "VALIDITY"));
   ck_assert_int_eq(arrow_json_read_file("/nonexistent.json", &file, error, sizeof(error)), -1);

@@ -97,7 +97,8 @@ START_TEST(crash_becomes_a_verdict) {
     ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "crash");
     /* The signal, or under UBSan the sanitizer's own headline. */
     const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
-    ck_assert_msg(strstr(message, "signal 11") != NULL || strstr(message, "runtime error: load of null pointer") != NULL,
+    ck_assert_msg(strstr(message, "signal 11") != NULL ||
+                      strstr(message, "runtime error: load of null pointer") != NULL,
                   "%s", message);
   }
   cJSON_Delete(report);
@@ -105,8 +106,10 @@ START_TEST(crash_becomes_a_verdict) {
 END_TEST
 
 START_TEST(hang_becomes_a_timeout) {
-  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_hang_on_export.so"), "--timeout", "0.5",
-                        "--filter", "*/array.release.sets_null/int32_*", NULL};
+  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_hang_on_export.so"),
+                        "--timeout",  "0.5",
+                        "--filter",   "*/array.release.sets_null/int32_*",
+                        NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_ptr_nonnull(report);

@@ -17,9 +17,9 @@
 #define MAX_DEFECTS 128
 
 struct defect {
-  char name[128];   /* fixtures/broken/<name>.c */
+  char name[128]; /* fixtures/broken/<name>.c */
   char library[512];
-  char rule[128];   /* the one rule it must fail */
+  char rule[128]; /* the one rule it must fail */
 };
 
 static struct defect defects[MAX_DEFECTS];
@@ -85,7 +85,8 @@ START_TEST(defect_fails_exactly_its_rule) {
     const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
     if (strcmp(rule_id, d->rule) == 0) {
       if (is_failing(status)) failures_of_rule++;
-      if (rule->severity == ADC_SHOULD) ck_assert_msg(strcmp(status, "fail") != 0, "%s: a SHOULD rule failed", id);
+      if (rule->severity == ADC_SHOULD)
+        ck_assert_msg(strcmp(status, "fail") != 0, "%s: a SHOULD rule failed", id);
     } else {
       ck_assert_msg(!is_failing(status), "%s: %s also made %s end %s: %s", d->name, d->rule, id, status,
                     cJSON_GetObjectItem(item, "message")->valuestring);
@@ -119,8 +120,8 @@ START_TEST(every_defect_source_was_built) {
     if (!defect || strcmp(name + length - 2, ".c") != 0) continue;
     sources++;
     bool built = false;
-    for (int d = 0; d < n_defects; d++) built |= strncmp(defects[d].name, name, length - 2) == 0 &&
-                                                 defects[d].name[length - 2] == '\0';
+    for (int d = 0; d < n_defects; d++)
+      built |= strncmp(defects[d].name, name, length - 2) == 0 && defects[d].name[length - 2] == '\0';
     ck_assert_msg(built, "fixtures/broken/%s has no library in the build folder", name);
   }
   closedir(dir);

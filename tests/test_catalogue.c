@@ -20,7 +20,8 @@ static bool is_rule_row(const char* line) {
   const char* start = line + 3;
   const char* end = strchr(start, '`');
   if (end == NULL || end - start >= 128) return false;
-  return memchr(start, '.', (size_t)(end - start)) != NULL && memchr(start, '(', (size_t)(end - start)) == NULL;
+  return memchr(start, '.', (size_t)(end - start)) != NULL &&
+         memchr(start, '(', (size_t)(end - start)) == NULL;
 }
 
 /* Rule rows of CONFORMANCE.md, whole lines without their newline. */

@@ -4,9 +4,9 @@
  * comparison that read device memory directly would fault: what passes here
  * went through copy_to_host. */
 #include <check.h>
-#include <unistd.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/fixture_compare.h"
@@ -16,7 +16,9 @@
 
 #define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
 
-static const struct adc_device* cpu(void) { return adc_device_find("cpu"); }
+static const struct adc_device* cpu(void) {
+  return adc_device_find("cpu");
+}
 
 static size_t bytes_copied_to_host;
 
@@ -24,8 +26,8 @@ static void* sealed_allocate(const struct adc_device* device, size_t size, struc
   return cpu()->allocate(device, size, error);
 }
 
-static int sealed_copy_from_host(const struct adc_device* device, void* destination, const void* host, size_t size,
-                                 struct adc_error* error) {
+static int sealed_copy_from_host(const struct adc_device* device, void* destination, const void* host,
+                                 size_t size, struct adc_error* error) {
   (void)device;
   (void)error;
   memcpy(destination, host, size);
@@ -83,8 +85,8 @@ static struct adc_case_context context(const struct adc_device* device, const st
   return ctx;
 }
 
-static struct ArrowDeviceArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch,
-                                           const struct adc_feed_layout* layout) {
+static struct ArrowDeviceArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file,
+                                           int64_t batch, const struct adc_feed_layout* layout) {
   struct ArrowDeviceArray array;
   struct adc_error error;
   ck_assert_msg(adc_feed_export_batch(feed, file, batch, layout, &array, &error) == 0, "%s", error.message);
@@ -149,8 +151,9 @@ START_TEST(known_gpu_devices_have_no_operations_yet) {
 }
 END_TEST
 
-static const char* const fixture_paths[] = {FIXTURE("int32_nulls"), FIXTURE("int32_empty"), FIXTURE("int32_all_null"),
-                                            FIXTURE("nested_struct"), FIXTURE("dictionary"), FIXTURE("multi_batch")};
+static const char* const fixture_paths[] = {FIXTURE("int32_nulls"),    FIXTURE("int32_empty"),
+                                            FIXTURE("int32_all_null"), FIXTURE("nested_struct"),
+                                            FIXTURE("dictionary"),     FIXTURE("multi_batch")};
 #define N_FIXTURES ((int)(sizeof(fixture_paths) / sizeof(fixture_paths[0])))
 
 /* A batch, each column and each dictionary on the sealed device equal the
@@ -167,12 +170,13 @@ START_TEST(comparisons_read_a_sealed_device_through_its_copies) {
     for (size_t l = 0; l < 3; l++) {
       struct ArrowDeviceArray array = feed_export(feed, &file, b, &layouts[l]);
       bytes_copied_to_host = 0;
-      ck_assert_msg(adc_compare_batch(&ctx, b, &array.array, difference, sizeof(difference)) == 0, "batch %d: %s", b,
-                    difference);
+      ck_assert_msg(adc_compare_batch(&ctx, b, &array.array, difference, sizeof(difference)) == 0,
+                    "batch %d: %s", b, difference);
       if (file.batches[b].length > 0) ck_assert_uint_gt(bytes_copied_to_host, 0);
       for (int64_t c = 0; c < file.n_fields; c++) {
-        ck_assert_msg(adc_compare_column(&ctx, b, c, array.array.children[c], difference, sizeof(difference)) == 0,
-                      "batch %d column %ld: %s", b, (long)c, difference);
+        ck_assert_msg(
+            adc_compare_column(&ctx, b, c, array.array.children[c], difference, sizeof(difference)) == 0,
+            "batch %d column %ld: %s", b, (long)c, difference);
         if (file.fields[c].is_dictionary) {
           ck_assert_int_eq(adc_compare_dictionary(&ctx, c, array.array.children[c]->dictionary, difference,
                                                   sizeof(difference)),

@@ -40,7 +40,7 @@ START_TEST(console_table_ends_with_verdict) {
   ck_assert_int_eq(run.exit_code, 0);
   ck_assert_ptr_nonnull(strstr(run.out, "CONFORMS: no MUST rule failed."));
   ck_assert_ptr_nonnull(strstr(run.out, "array.move.base_relocatable"));
-  ck_assert_ptr_null(strstr(run.out, "consumer."));  /* only the side named is tested */
+  ck_assert_ptr_null(strstr(run.out, "consumer.")); /* only the side named is tested */
   run_result_free(&run);
 }
 END_TEST
@@ -55,8 +55,8 @@ START_TEST(list_and_filter_select_cases) {
 }
 END_TEST
 
-static const char* const fixture_names[] = {"int32_nulls", "int32_empty", "int32_all_null", "nested_struct",
-                                            "dictionary", "multi_batch"};
+static const char* const fixture_names[] = {"int32_nulls",   "int32_empty", "int32_all_null",
+                                            "nested_struct", "dictionary",  "multi_batch"};
 
 START_TEST(device_stream_round_trips) {
   char path[512];

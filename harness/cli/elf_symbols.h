@@ -11,7 +11,7 @@
  * `max_prefixes` of them, comma-separated, to `prefixes`.  Returns the
  * number found, or -1 with a reason in `error` when the file is not an ELF
  * shared object that can be read. */
-int adc_elf_find_prefixes(const char* path, char* prefixes, size_t prefixes_size,
-                          char* error, size_t error_size);
+int adc_elf_find_prefixes(const char* path, char* prefixes, size_t prefixes_size, char* error,
+                          size_t error_size);
 
 #endif /* ADC_ELF_SYMBOLS_H */

@@ -35,8 +35,9 @@ static int guess_prefix(const char* role, struct adc_side* side, struct adc_erro
                     role, side->path);
   }
   if (found > 1) {
-    return adc_fail(error, "%s library '%s' exports entry points under several prefixes (%s); choose one with --prefix",
-                    role, side->path, prefixes);
+    return adc_fail(
+        error, "%s library '%s' exports entry points under several prefixes (%s); choose one with --prefix",
+        role, side->path, prefixes);
   }
   snprintf(side->prefix, sizeof(side->prefix), "%.127s", prefixes);
   return 0;

@@ -24,7 +24,8 @@ static int bad_input(const struct adc_error* error) {
 }
 
 /* Settles everything a run works from; returns 0, or -1 with the reason. */
-static int settle_session(const struct adc_options* options, struct adc_session* session, struct adc_error* error) {
+static int settle_session(const struct adc_options* options, struct adc_session* session,
+                          struct adc_error* error) {
   memset(session, 0, sizeof(*session));
   session->timeout_seconds = options->timeout_seconds;
   session->jobs = options->jobs;
@@ -36,8 +37,10 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   adc_find_reference_library(reference, sizeof(reference));
   const char* producer_prefix = options->producer_prefix ? options->producer_prefix : options->prefix;
   const char* consumer_prefix = options->consumer_prefix ? options->consumer_prefix : options->prefix;
-  if (adc_settle_side("producer", options->producer, producer_prefix, reference, &session->producer, error) != 0 ||
-      adc_settle_side("consumer", options->consumer, consumer_prefix, reference, &session->consumer, error) != 0) {
+  if (adc_settle_side("producer", options->producer, producer_prefix, reference, &session->producer, error) !=
+          0 ||
+      adc_settle_side("consumer", options->consumer, consumer_prefix, reference, &session->consumer, error) !=
+          0) {
     return -1;
   }
   snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s",

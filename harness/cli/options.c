@@ -56,7 +56,8 @@ void adc_print_usage(void) {
       "in fail, crash or timeout; 1 when one did; 2 on bad input.\n");
 }
 
-static int parse_number(const char* option, const char* text, double minimum, double* out, struct adc_error* error) {
+static int parse_number(const char* option, const char* text, double minimum, double* out,
+                        struct adc_error* error) {
   char* end = NULL;
   double value = strtod(text, &end);
   if (end == text || *end != '\0' || value < minimum) {
@@ -105,16 +106,33 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
   double number = 0;
   while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
     switch (option) {
-      case OPT_PRODUCER: out->producer = optarg; break;
-      case OPT_CONSUMER: out->consumer = optarg; break;
-      case OPT_PREFIX: out->prefix = optarg; break;
-      case OPT_PRODUCER_PREFIX: out->producer_prefix = optarg; break;
-      case OPT_CONSUMER_PREFIX: out->consumer_prefix = optarg; break;
-      case OPT_DEVICE: out->device = optarg; break;
-      case OPT_FIXTURES: out->fixtures_dir = optarg; break;
-      case OPT_REPORT_JSON: out->report_json = optarg; break;
+      case OPT_PRODUCER:
+        out->producer = optarg;
+        break;
+      case OPT_CONSUMER:
+        out->consumer = optarg;
+        break;
+      case OPT_PREFIX:
+        out->prefix = optarg;
+        break;
+      case OPT_PRODUCER_PREFIX:
+        out->producer_prefix = optarg;
+        break;
+      case OPT_CONSUMER_PREFIX:
+        out->consumer_prefix = optarg;
+        break;
+      case OPT_DEVICE:
+        out->device = optarg;
+        break;
+      case OPT_FIXTURES:
+        out->fixtures_dir = optarg;
+        break;
+      case OPT_REPORT_JSON:
+        out->report_json = optarg;
+        break;
       case OPT_FILTER:
-        if (out->n_filters == ADC_MAX_FILTERS) return adc_fail(error, "at most %d --filter options", ADC_MAX_FILTERS);
+        if (out->n_filters == ADC_MAX_FILTERS)
+          return adc_fail(error, "at most %d --filter options", ADC_MAX_FILTERS);
         out->filters[out->n_filters++] = optarg;
         break;
       case OPT_TIMEOUT:
@@ -124,13 +142,19 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         if (parse_number("--jobs", optarg, 1, &number, error) != 0) return -1;
         out->jobs = number > ADC_MAX_JOBS ? ADC_MAX_JOBS : (int)number;
         break;
-      case OPT_LIST: out->list_cases = true; break;
+      case OPT_LIST:
+        out->list_cases = true;
+        break;
       case OPT_LIST_RULES:
         out->list_rules = true;
         if (parse_catalogue_format(optarg, &out->rules_format, error) != 0) return -1;
         break;
-      case OPT_VERBOSE: out->verbose = true; break;
-      case OPT_HELP: out->help = true; break;
+      case OPT_VERBOSE:
+        out->verbose = true;
+        break;
+      case OPT_HELP:
+        out->help = true;
+        break;
       default:
         return adc_fail(error, "unknown or incomplete option '%s' (see --help)", argv[optind - 1]);
     }

@@ -58,7 +58,8 @@ int adc_feed_export_schema(struct adc_feed* feed, const struct arrow_json_file* 
 /* The batch as a device array on the feed's device (device_id as the device
  * asks, no sync_event: every copy has completed when this returns). */
 int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch,
-                          const struct adc_feed_layout* layout, struct ArrowDeviceArray* out, struct adc_error* error);
+                          const struct adc_feed_layout* layout, struct ArrowDeviceArray* out,
+                          struct adc_error* error);
 
 /* Calls of the release callback of the base structures exported so far. */
 int adc_feed_base_release_calls(const struct adc_feed* feed);

@@ -36,7 +36,8 @@ static void free_node(struct array_node* node) {
   for (int64_t i = 0; i < node->n_children; i++) {
     if (node->children[i]->release != NULL) node->children[i]->release(node->children[i]);
   }
-  if (node->dictionary != NULL && node->dictionary->release != NULL) node->dictionary->release(node->dictionary);
+  if (node->dictionary != NULL && node->dictionary->release != NULL)
+    node->dictionary->release(node->dictionary);
   for (int i = 0; i < MAX_BUFFERS; i++) {
     if (node->buffers[i] != NULL) node->device->free(node->device, node->buffers[i], node->sizes[i]);
   }
@@ -61,7 +62,8 @@ static int out_of_memory(struct export_state* state) {
 /* Places `size` bytes staged at `host` on the device as buffer `index`.
  * spec: buffers "MAY be null ... if the size in bytes of the corresponding
  * buffer would be 0". */
-static int place(struct export_state* state, struct array_node* node, int index, const void* host, size_t size) {
+static int place(struct export_state* state, struct array_node* node, int index, const void* host,
+                 size_t size) {
   if (size == 0) return 0;
   const struct adc_device* device = node->device;
   node->buffers[index] = device->allocate(device, size, state->error);
@@ -117,7 +119,8 @@ static int place_ints(struct export_state* state, struct array_node* node, const
   return status;
 }
 
-static int place_utf8(struct export_state* state, struct array_node* node, const struct arrow_json_column* column) {
+static int place_utf8(struct export_state* state, struct array_node* node,
+                      const struct arrow_json_column* column) {
   if (place(state, node, 1, column->offsets, (size_t)(column->length + 1) * sizeof(int32_t)) != 0) return -1;
   char* bytes = malloc(column->n_bytes ? (size_t)column->n_bytes : 1);
   if (bytes == NULL) return out_of_memory(state);
@@ -134,12 +137,12 @@ static int place_utf8(struct export_state* state, struct array_node* node, const
 }
 
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
-                       const struct arrow_json_type* type, const struct arrow_json_column* column, int64_t padding,
-                       struct ArrowArray* out, struct feed_record* parent);
+                       const struct arrow_json_type* type, const struct arrow_json_column* column,
+                       int64_t padding, struct ArrowArray* out, struct feed_record* parent);
 
-static int export_children(struct export_state* state, struct array_node* node, const struct arrow_json_field* fields,
-                           const struct arrow_json_column* columns, int64_t n, bool pad_int32_columns,
-                           struct feed_record* record) {
+static int export_children(struct export_state* state, struct array_node* node,
+                           const struct arrow_json_field* fields, const struct arrow_json_column* columns,
+                           int64_t n, bool pad_int32_columns, struct feed_record* record) {
   if (n == 0) return 0;
   node->child_structs = calloc((size_t)n, sizeof(*node->child_structs));
   node->children = calloc((size_t)n, sizeof(*node->children));
@@ -158,15 +161,17 @@ static int export_children(struct export_state* state, struct array_node* node, 
 
 /* Exports one column (or, with `field` NULL, a dictionary's values). */
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
-                       const struct arrow_json_type* type, const struct arrow_json_column* column, int64_t padding,
-                       struct ArrowArray* out, struct feed_record* parent) {
+                       const struct arrow_json_type* type, const struct arrow_json_column* column,
+                       int64_t padding, struct ArrowArray* out, struct feed_record* parent) {
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return out_of_memory(state);
   node->device = state->feed->device;
   *out = (struct ArrowArray){
       .length = column->length,
       .offset = padding,
-      .n_buffers = type->kind == ARROW_JSON_UTF8 ? 3 : type->kind == ARROW_JSON_STRUCT ? 1 : 2,
+      .n_buffers = type->kind == ARROW_JSON_UTF8     ? 3
+                   : type->kind == ARROW_JSON_STRUCT ? 1
+                                                     : 2,
       .buffers = (const void**)node->buffers,
       .release = release_array,
       .private_data = feed_record_add(state->feed, node, out, parent),
@@ -187,7 +192,8 @@ static int export_node(struct export_state* state, const struct arrow_json_field
   }
   if (type->kind == ARROW_JSON_UTF8 && place_utf8(state, node, column) != 0) return -1;
   if (type->kind == ARROW_JSON_STRUCT) {
-    if (export_children(state, node, field->children, column->children, field->n_children, false, record) != 0) {
+    if (export_children(state, node, field->children, column->children, field->n_children, false, record) !=
+        0) {
       return -1;
     }
     out->n_children = node->n_children;
@@ -205,10 +211,13 @@ static int export_node(struct export_state* state, const struct arrow_json_field
 }
 
 int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch_index,
-                          const struct adc_feed_layout* layout, struct ArrowDeviceArray* out, struct adc_error* error) {
+                          const struct adc_feed_layout* layout, struct ArrowDeviceArray* out,
+                          struct adc_error* error) {
   static const struct adc_feed_layout plain;
-  if (batch_index < 0 || batch_index >= file->n_batches) return adc_fail(error, "the fixture has no such batch");
-  struct export_state state = {feed, file, layout ? layout : &plain, layout && layout->alter_one_value, error};
+  if (batch_index < 0 || batch_index >= file->n_batches)
+    return adc_fail(error, "the fixture has no such batch");
+  struct export_state state = {feed, file, layout ? layout : &plain, layout && layout->alter_one_value,
+                               error};
   const struct arrow_json_batch* batch = &file->batches[batch_index];
 
   /* The batch itself: a struct with no validity buffer and one child per column. */
@@ -223,7 +232,8 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
       .release = release_array,
       .private_data = feed_record_add(feed, node, NULL, NULL),
   };
-  int status = export_children(&state, node, file->fields, batch->columns, file->n_fields, true, array.private_data);
+  int status =
+      export_children(&state, node, file->fields, batch->columns, file->n_fields, true, array.private_data);
   array.n_children = node->n_children;
   array.children = node->children;
   if (status != 0) {

@@ -33,7 +33,8 @@ struct feed_record* feed_record_add(struct adc_feed* feed, void* payload, const 
   feed->records = grow(feed->records, &feed->records_capacity, feed->n_records + 1, sizeof(*feed->records));
   struct feed_record* record = calloc(1, sizeof(*record));
   if (record == NULL) abort();
-  *record = (struct feed_record){.payload = payload, .is_base = parent == NULL, .home = home, .parent = parent};
+  *record =
+      (struct feed_record){.payload = payload, .is_base = parent == NULL, .home = home, .parent = parent};
   feed->records[feed->n_records++] = record;
   return record;
 }

@@ -8,12 +8,12 @@
 /* One exported structure.  The record, unlike the structure's payload,
  * lives until the feed is freed, so a second release call finds it intact. */
 struct feed_record {
-  void* payload;    /* the structure's private data; NULL once released */
+  void* payload; /* the structure's private data; NULL once released */
   int release_calls;
   bool is_base;
   const void* home; /* children: the slot the parent placed them in */
   struct feed_record* parent;
-  bool releasing;   /* inside this structure's release callback */
+  bool releasing; /* inside this structure's release callback */
   bool released_in_place;
 };
 

@@ -16,7 +16,8 @@ static void free_node(struct ArrowSchema* schema, struct schema_node* node) {
   for (int64_t i = 0; i < schema->n_children; i++) {
     if (node->children[i]->release != NULL) node->children[i]->release(node->children[i]);
   }
-  if (node->dictionary != NULL && node->dictionary->release != NULL) node->dictionary->release(node->dictionary);
+  if (node->dictionary != NULL && node->dictionary->release != NULL)
+    node->dictionary->release(node->dictionary);
   free(node->child_structs);
   free(node->children);
   free(node->dictionary);
@@ -36,11 +37,12 @@ static void release_base(struct ArrowSchema* schema) {
   schema->release = NULL;
 }
 
-static int fill(struct ArrowSchema* out, const char* format, const char* name, int64_t flags, int64_t n_children) {
+static int fill(struct ArrowSchema* out, const char* format, const char* name, int64_t flags,
+                int64_t n_children) {
   struct schema_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return -1;
-  *out = (struct ArrowSchema){.format = format, .name = name, .flags = flags, .release = release_inner,
-                              .private_data = node};
+  *out = (struct ArrowSchema){
+      .format = format, .name = name, .flags = flags, .release = release_inner, .private_data = node};
   if (n_children == 0) return 0;
   node->child_structs = calloc((size_t)n_children, sizeof(*node->child_structs));
   node->children = calloc((size_t)n_children, sizeof(*node->children));
@@ -71,7 +73,8 @@ int adc_feed_export_schema(struct adc_feed* feed, const struct arrow_json_file* 
                            struct adc_error* error) {
   struct ArrowSchema schema = {0}; /* still released if the first allocation fails */
   int status = fill(&schema, "+s", "", 0, file->n_fields);
-  for (int64_t i = 0; status == 0 && i < file->n_fields; i++) status = fill_field(schema.children[i], &file->fields[i]);
+  for (int64_t i = 0; status == 0 && i < file->n_fields; i++)
+    status = fill_field(schema.children[i], &file->fields[i]);
   if (status != 0) {
     if (schema.release != NULL) schema.release(&schema);
     return adc_fail(error, "out of memory exporting the schema");

@@ -46,7 +46,8 @@ struct adc_device {
   void (*free)(const struct adc_device* device, void* memory, size_t size);
   /* Optional (NULL where the device cannot): makes memory from `allocate`
    * read-only, so that a write to it faults on the pages it spans. */
-  int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size, struct adc_error* error);
+  int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size,
+                           struct adc_error* error);
 };
 
 /* Whether the harness can run rules on the device: a device known by name

@@ -31,7 +31,8 @@ static int cpu_copy(const struct adc_device* device, void* destination, const vo
 
 static void* cpu_allocate(const struct adc_device* device, size_t size, struct adc_error* error) {
   (void)device;
-  void* pages = mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* pages =
+      mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (pages == MAP_FAILED) {
     adc_fail(error, "mmap of %zu bytes failed", size);
     return NULL;

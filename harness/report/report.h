@@ -14,7 +14,8 @@ struct adc_summary {
   size_t failing_must_cases; /* MUST cases in fail, crash or timeout */
 };
 
-struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results, size_t n);
+struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results,
+                                 size_t n);
 
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
                               const struct adc_case_result* results, size_t n, bool verbose);

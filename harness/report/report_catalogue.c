@@ -4,9 +4,13 @@
  * of every rule's ID, role, severity, reach, needs, sentence and method. */
 #include "report/report.h"
 
-const char* adc_role_name(enum adc_role role) { return role == ADC_ROLE_PRODUCER ? "producer" : "consumer"; }
+const char* adc_role_name(enum adc_role role) {
+  return role == ADC_ROLE_PRODUCER ? "producer" : "consumer";
+}
 
-const char* adc_severity_name(enum adc_severity severity) { return severity == ADC_MUST ? "MUST" : "SHOULD"; }
+const char* adc_severity_name(enum adc_severity severity) {
+  return severity == ADC_MUST ? "MUST" : "SHOULD";
+}
 
 /* Text inside a table cell: a '|' would end the cell. */
 static void put_cell_text(FILE* out, const char* text) {
@@ -57,9 +61,11 @@ static void put_markdown_row(FILE* out, const struct adc_rule* rule) {
 
 void adc_print_rule_catalogue(FILE* out, enum adc_catalogue_format format) {
   if (format == ADC_CATALOGUE_MARKDOWN) {
-    fputs("| Rule ID | Role | Severity | Runs on | Needs | Spec clause and sentence | How the harness tests it |\n"
-          "|---|---|---|---|---|---|---|\n",
-          out);
+    fputs(
+        "| Rule ID | Role | Severity | Runs on | Needs | Spec clause and sentence | How the harness tests it "
+        "|\n"
+        "|---|---|---|---|---|---|---|\n",
+        out);
   }
   for (size_t r = 0; r < adc_rule_count(); r++) {
     const struct adc_rule* rule = adc_rule_at(r);

@@ -4,18 +4,21 @@
 
 #include "report/report.h"
 
-struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results, size_t n) {
+struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results,
+                                 size_t n) {
   struct adc_summary summary;
   memset(&summary, 0, sizeof(summary));
   for (size_t i = 0; i < n; i++) {
     summary.counts[results[i].status]++;
-    if (cases[i].rule->severity == ADC_MUST && adc_status_fails_run(results[i].status)) summary.failing_must_cases++;
+    if (cases[i].rule->severity == ADC_MUST && adc_status_fails_run(results[i].status))
+      summary.failing_must_cases++;
   }
   return summary;
 }
 
 static const char* label(enum adc_status status) {
-  static const char* const labels[ADC_STATUS_COUNT] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "N/S", "WARN", "UNRES"};
+  static const char* const labels[ADC_STATUS_COUNT] = {"PASS", "FAIL", "CRASH", "TIMEOUT",
+                                                       "N/S",  "WARN", "UNRES"};
   return labels[status];
 }
 
@@ -48,6 +51,7 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
   if (summary.failing_must_cases == 0) {
     fprintf(out, "CONFORMS: no MUST rule failed.\n");
   } else {
-    fprintf(out, "DOES NOT CONFORM: %zu MUST case(s) failed, crashed or timed out.\n", summary.failing_must_cases);
+    fprintf(out, "DOES NOT CONFORM: %zu MUST case(s) failed, crashed or timed out.\n",
+            summary.failing_must_cases);
   }
 }

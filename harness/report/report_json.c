@@ -38,8 +38,9 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddStringToObject(env, "device", session->device->name);
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
   /* --timeout, or the limit of cases whose rule sets none */
-  cJSON_AddNumberToObject(env, "timeout_seconds",
-                          session->timeout_seconds > 0 ? session->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS);
+  cJSON_AddNumberToObject(
+      env, "timeout_seconds",
+      session->timeout_seconds > 0 ? session->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS);
   cJSON_AddNumberToObject(env, "jobs", session->jobs);
   cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
   cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());

@@ -26,7 +26,8 @@ struct adc_case_context {
 };
 
 void adc_violation(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void adc_not_supported(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void adc_not_supported(struct adc_case_context* ctx, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void adc_unresolved(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A note kept with a passing verdict (e.g. which entry point was used). */
 void adc_note(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));

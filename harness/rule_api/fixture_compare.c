@@ -15,23 +15,26 @@ struct target {
 
 static int compare_on_host(const struct arrow_json_file* fixture, const struct target* target,
                            const struct ArrowArray* array, char* difference, size_t size) {
-  const struct arrow_json_field* field = target->kind == WHOLE_BATCH ? NULL : &fixture->fields[target->column];
+  const struct arrow_json_field* field =
+      target->kind == WHOLE_BATCH ? NULL : &fixture->fields[target->column];
   switch (target->kind) {
     case WHOLE_BATCH:
       return arrow_json_compare_batch(fixture, target->batch, array, difference, size);
     case ONE_COLUMN:
-      return arrow_json_compare_column(fixture, field, &fixture->batches[target->batch].columns[target->column], array,
-                                       difference, size);
+      return arrow_json_compare_column(
+          fixture, field, &fixture->batches[target->batch].columns[target->column], array, difference, size);
     case DICTIONARY_VALUES:
-      return arrow_json_compare_values(&field->type, arrow_json_dictionary_values(fixture, field), array, difference,
-                                       size);
+      return arrow_json_compare_values(&field->type, arrow_json_dictionary_values(fixture, field), array,
+                                       difference, size);
   }
   return -1;
 }
 
-static int mirror(const struct adc_case_context* ctx, struct adc_host_mirror* mirror, const struct target* target,
-                  const struct ArrowArray* array, struct ArrowArray* host, struct adc_error* error) {
-  const struct arrow_json_field* field = target->kind == WHOLE_BATCH ? NULL : &ctx->fixture->fields[target->column];
+static int mirror(const struct adc_case_context* ctx, struct adc_host_mirror* mirror,
+                  const struct target* target, const struct ArrowArray* array, struct ArrowArray* host,
+                  struct adc_error* error) {
+  const struct arrow_json_field* field =
+      target->kind == WHOLE_BATCH ? NULL : &ctx->fixture->fields[target->column];
   switch (target->kind) {
     case WHOLE_BATCH:
       return adc_host_mirror_batch(mirror, ctx->device, ctx->fixture, array, host, error);
@@ -61,14 +64,14 @@ static int compare(struct adc_case_context* ctx, const struct target* target, co
   return result;
 }
 
-int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array, char* difference,
-                      size_t size) {
+int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                      char* difference, size_t size) {
   struct target target = {WHOLE_BATCH, batch, -1};
   return compare(ctx, &target, array, difference, size);
 }
 
-int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column, const struct ArrowArray* array,
-                       char* difference, size_t size) {
+int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column,
+                       const struct ArrowArray* array, char* difference, size_t size) {
   struct target target = {ONE_COLUMN, batch, column};
   return compare(ctx, &target, array, difference, size);
 }

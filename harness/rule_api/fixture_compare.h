@@ -17,11 +17,11 @@
 #include "rule_api/case_context.h"
 
 /* Batch `batch` of the fixture. */
-int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array, char* difference,
-                      size_t size);
+int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                      char* difference, size_t size);
 /* Column `column` of batch `batch`, moved out of its batch. */
-int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column, const struct ArrowArray* array,
-                       char* difference, size_t size);
+int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column,
+                       const struct ArrowArray* array, char* difference, size_t size);
 /* The dictionary values of dictionary-encoded column `column`. */
 int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const struct ArrowArray* dictionary,
                            char* difference, size_t size);

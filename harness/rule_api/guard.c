@@ -75,10 +75,13 @@ void adc_guard_add(const void* start, size_t size, enum adc_status status, const
   region_count = region_count + 1;
 }
 
-void adc_guard_remove_all(void) { region_count = 0; }
+void adc_guard_remove_all(void) {
+  region_count = 0;
+}
 
 void* adc_guard_pages_new(size_t size) {
-  void* pages = mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* pages =
+      mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return pages == MAP_FAILED ? NULL : pages;
 }
 

@@ -24,7 +24,9 @@ static void* take(struct copier* c, size_t size) {
   return block;
 }
 
-static int out_of_memory(struct copier* c) { return adc_fail(c->error, "out of host memory for a mirror"); }
+static int out_of_memory(struct copier* c) {
+  return adc_fail(c->error, "out of host memory for a mirror");
+}
 
 /* Copies `size` bytes of device memory at `source` into a new host block. */
 static int copy_buffer(struct copier* c, const void* source, size_t size, const void** host) {
@@ -40,7 +42,8 @@ static int copy_buffer(struct copier* c, const void* source, size_t size, const 
 /* Rows a buffer must cover: the array's offset plus its length, when both
  * are sane; otherwise the comparison reports them and no buffer is read. */
 static int64_t rows_covered(const struct ArrowArray* source) {
-  if (source->offset < 0 || source->length < 0 || source->offset > INT32_MAX || source->length > INT32_MAX) return -1;
+  if (source->offset < 0 || source->length < 0 || source->offset > INT32_MAX || source->length > INT32_MAX)
+    return -1;
   return source->offset + source->length;
 }
 
@@ -116,8 +119,8 @@ static int copy_field(struct copier* c, const struct arrow_json_field* field, co
 }
 
 int adc_host_mirror_batch(struct adc_host_mirror* mirror, const struct adc_device* device,
-                          const struct arrow_json_file* file, const struct ArrowArray* source, struct ArrowArray* host,
-                          struct adc_error* error) {
+                          const struct arrow_json_file* file, const struct ArrowArray* source,
+                          struct ArrowArray* host, struct adc_error* error) {
   struct copier c = {mirror, device, error};
   static const struct arrow_json_type record_batch = {.kind = ARROW_JSON_STRUCT};
   if (copy_values(&c, &record_batch, source, host) != 0) return -1;
@@ -132,8 +135,8 @@ int adc_host_mirror_column(struct adc_host_mirror* mirror, const struct adc_devi
 }
 
 int adc_host_mirror_values(struct adc_host_mirror* mirror, const struct adc_device* device,
-                           const struct arrow_json_type* type, const struct ArrowArray* source, struct ArrowArray* host,
-                           struct adc_error* error) {
+                           const struct arrow_json_type* type, const struct ArrowArray* source,
+                           struct ArrowArray* host, struct adc_error* error) {
   struct copier c = {mirror, device, error};
   return copy_values(&c, type, source, host);
 }

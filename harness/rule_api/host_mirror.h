@@ -27,14 +27,14 @@ struct adc_host_mirror {
  * `host` is valid until adc_host_mirror_free; its release member only tells
  * whether the source was released and must never be called. */
 int adc_host_mirror_batch(struct adc_host_mirror* mirror, const struct adc_device* device,
-                          const struct arrow_json_file* file, const struct ArrowArray* source, struct ArrowArray* host,
-                          struct adc_error* error);
+                          const struct arrow_json_file* file, const struct ArrowArray* source,
+                          struct ArrowArray* host, struct adc_error* error);
 int adc_host_mirror_column(struct adc_host_mirror* mirror, const struct adc_device* device,
                            const struct arrow_json_field* field, const struct ArrowArray* source,
                            struct ArrowArray* host, struct adc_error* error);
 int adc_host_mirror_values(struct adc_host_mirror* mirror, const struct adc_device* device,
-                           const struct arrow_json_type* type, const struct ArrowArray* source, struct ArrowArray* host,
-                           struct adc_error* error);
+                           const struct arrow_json_type* type, const struct ArrowArray* source,
+                           struct ArrowArray* host, struct adc_error* error);
 void adc_host_mirror_free(struct adc_host_mirror* mirror);
 
 #endif /* ADC_HOST_MIRROR_H */

@@ -12,9 +12,13 @@ static const char* const suffixes[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(SUFFI
 static const char* const names[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(NAME_TEXT)};
 #undef NAME_TEXT
 
-const char* adc_entry_point_suffix(enum adc_entry_point entry_point) { return suffixes[entry_point]; }
+const char* adc_entry_point_suffix(enum adc_entry_point entry_point) {
+  return suffixes[entry_point];
+}
 
-const char* adc_entry_point_name(enum adc_entry_point entry_point) { return names[entry_point]; }
+const char* adc_entry_point_name(enum adc_entry_point entry_point) {
+  return names[entry_point];
+}
 
 /* dlsym returns an object pointer; ISO C only lets its bytes be copied into
  * a function pointer. */
@@ -28,7 +32,8 @@ static void* look_up(struct adc_library* library, enum adc_entry_point entry_poi
   return address;
 }
 
-int adc_library_open(struct adc_library* library, const char* path, const char* prefix, struct adc_error* error) {
+int adc_library_open(struct adc_library* library, const char* path, const char* prefix,
+                     struct adc_error* error) {
   memset(library, 0, sizeof(*library));
   library->path = path;
   library->prefix = prefix;
@@ -37,10 +42,10 @@ int adc_library_open(struct adc_library* library, const char* path, const char* 
     const char* reason = dlerror();
     return adc_fail(error, "%s", reason ? reason : "dlopen failed");
   }
-#define LOOK_UP(name, suffix, result, parameters, arguments)              \
-  {                                                                       \
-    void* address = look_up(library, ADC_EP_##name);                      \
-    memcpy(&library->functions.name, &address, sizeof(address));          \
+#define LOOK_UP(name, suffix, result, parameters, arguments)     \
+  {                                                              \
+    void* address = look_up(library, ADC_EP_##name);             \
+    memcpy(&library->functions.name, &address, sizeof(address)); \
   }
   ADC_PLUGIN_ENTRY_POINTS(LOOK_UP)
 #undef LOOK_UP

@@ -36,7 +36,8 @@ struct adc_library {
 
 /* dlopen `path` and look every entry point up.  Returns 0, or -1 with the
  * loader's message.  Only ever called in a child process. */
-int adc_library_open(struct adc_library* library, const char* path, const char* prefix, struct adc_error* error);
+int adc_library_open(struct adc_library* library, const char* path, const char* prefix,
+                     struct adc_error* error);
 
 /* How many entry points the library exports. */
 int adc_library_count_entry_points(const struct adc_library* library);

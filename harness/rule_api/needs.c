@@ -1,6 +1,7 @@
 #include "rule_api/needs.h"
 
-enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point, const struct adc_device* device) {
+enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
+                                               const struct adc_device* device) {
   if (device->arrow_type == ARROW_DEVICE_CPU) return entry_point;
   /* Off the CPU a batch can only travel as an ArrowDeviceArray. */
   switch (entry_point) {

@@ -33,20 +33,23 @@ static void add_cpu_members(const struct adc_device* device, struct ArrowDeviceA
   memset(out->reserved, 0, sizeof(out->reserved));
 }
 
-static const char* export_in_device_form(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
+static const char* export_in_device_form(struct adc_case_context* ctx, int batch,
+                                         struct ArrowDeviceArray* out) {
   return ctx->library->functions.ExportDeviceBatchFromJson(ctx->fixture_path, batch, ctx->device->arrow_type,
                                                            ctx->device->device_id, out);
 }
 
 bool adc_export_batch_raw(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return false;
-  bool device_form = adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) != ADC_EP_ExportBatchFromJson;
+  bool device_form =
+      adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) != ADC_EP_ExportBatchFromJson;
   memset(out, ADC_FILL_BYTE, sizeof(*out));
-  const char* error = device_form ? export_in_device_form(ctx, batch, out)
-                                  : ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
+  const char* error =
+      device_form ? export_in_device_form(ctx, batch, out)
+                  : ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
   if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d%s%s: %s", batch, device_form ? " to " : "",
-                      device_form ? ctx->device->name : "", error);
+    adc_not_supported(ctx, "the producer declined to export batch %d%s%s: %s", batch,
+                      device_form ? " to " : "", device_form ? ctx->device->name : "", error);
     return false;
   }
   if (!device_form) {
@@ -76,7 +79,8 @@ bool adc_export_device_batch(struct adc_case_context* ctx, int batch, struct Arr
   memset(out, ADC_FILL_BYTE, sizeof(*out));
   const char* error = export_in_device_form(ctx, batch, out);
   if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d to %s: %s", batch, ctx->device->name, error);
+    adc_not_supported(ctx, "the producer declined to export batch %d to %s: %s", batch, ctx->device->name,
+                      error);
     return false;
   }
   if (out->array.release == NULL) {
@@ -95,7 +99,8 @@ bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {
 bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array) {
   char difference[512];
   if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) == 0) return true;
-  adc_unresolved(ctx, "batch %d differs from the fixture before the rule's step (see array.data.matches_fixture): %s",
-                 batch, difference);
+  adc_unresolved(
+      ctx, "batch %d differs from the fixture before the rule's step (see array.data.matches_fixture): %s",
+      batch, difference);
   return false;
 }

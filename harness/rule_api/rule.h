@@ -69,7 +69,8 @@ struct adc_rule_family {
   const struct adc_rule* rules;
   size_t count;
 };
-#define ADC_RULE_FAMILY(rows) {rows, sizeof(rows) / sizeof((rows)[0])}
+#define ADC_RULE_FAMILY(rows) \
+  { rows, sizeof(rows) / sizeof((rows)[0]) }
 
 /* The catalogue (spec-tests/rule_catalogue.c): every rule, in report order. */
 size_t adc_rule_count(void);
@@ -80,6 +81,7 @@ const struct adc_rule* adc_rule_find(const char* id);
 /* The device form of a batch entry point on `device` (ExportBatchFromJson
  * becomes ExportDeviceBatchFromJson off the CPU); any other entry point is
  * itself. */
-enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point, const struct adc_device* device);
+enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
+                                               const struct adc_device* device);
 
 #endif /* ADC_RULE_H */

@@ -12,7 +12,8 @@ static bool selected(const char* const* filters, int n_filters, const char* id) 
   return false;
 }
 
-static bool applies(const struct adc_rule* rule, const struct adc_device* device, const struct adc_fixture* fixture) {
+static bool applies(const struct adc_rule* rule, const struct adc_device* device,
+                    const struct adc_fixture* fixture) {
   if (rule->devices != NULL && !rule->devices->holds(device)) return false;
   return rule->fixtures == NULL || rule->fixtures->holds(&fixture->model);
 }

@@ -39,7 +39,8 @@ int adc_load_fixtures(struct adc_session* session, struct adc_error* error) {
   qsort(session->fixtures, session->n_fixtures, sizeof(*session->fixtures), by_name);
   for (size_t i = 0; i < session->n_fixtures; i++) {
     char reason[900];
-    if (arrow_json_read_file(session->fixtures[i].path, &session->fixtures[i].model, reason, sizeof(reason)) != 0) {
+    if (arrow_json_read_file(session->fixtures[i].path, &session->fixtures[i].model, reason,
+                             sizeof(reason)) != 0) {
       adc_free_fixtures(session);
       return adc_fail(error, "malformed fixture %s", reason);
     }

@@ -88,7 +88,8 @@ static void explain_output(const char* output, char* line, size_t size) {
   snprintf(line, size, "%.*s", (int)(end - start), start);
 }
 
-static void settle(struct running_case* slot, int wait_status, bool timed_out, struct adc_case_result* result) {
+static void settle(struct running_case* slot, int wait_status, bool timed_out,
+                   struct adc_case_result* result) {
   result->seconds = adc_now_seconds() - slot->started;
   char detail[300];
   explain_output(slot->output, detail, sizeof(detail));
@@ -113,8 +114,8 @@ static void settle(struct running_case* slot, int wait_status, bool timed_out, s
     if (has_verdict && slot->verdict.status != ADC_PASS) {
       /* The rule had already judged; the death came after. */
       result->status = (enum adc_status)slot->verdict.status;
-      snprintf(result->message, sizeof(result->message), "%.900s (then the case %s%s%s)", slot->verdict.message,
-               death, sep, detail);
+      snprintf(result->message, sizeof(result->message), "%.900s (then the case %s%s%s)",
+               slot->verdict.message, death, sep, detail);
     } else {
       result->status = ADC_CRASH;
       snprintf(result->message, sizeof(result->message), "%s %s%s%s",
@@ -124,7 +125,8 @@ static void settle(struct running_case* slot, int wait_status, bool timed_out, s
 }
 
 static int start_case(const struct adc_session* session, const struct adc_case* c, size_t index,
-                      struct running_case* slot, struct running_case* slots, int n_slots, struct adc_error* error) {
+                      struct running_case* slot, struct running_case* slots, int n_slots,
+                      struct adc_error* error) {
   int verdict_pipe[2];
   int output_pipe[2];
   memset(slot, 0, sizeof(*slot));
@@ -228,8 +230,10 @@ static void read_output(struct running_case* slots, int n_slots, struct pollfd* 
   for (int i = 0; i < n_fds; i++) {
     if (fds[i].revents == 0) continue;
     struct running_case* slot = owners[i];
-    if (fds[i].fd == slot->verdict_fd) drain(slot, &slot->verdict_fd, true);
-    else if (fds[i].fd == slot->output_fd) drain(slot, &slot->output_fd, false);
+    if (fds[i].fd == slot->verdict_fd)
+      drain(slot, &slot->verdict_fd, true);
+    else if (fds[i].fd == slot->output_fd)
+      drain(slot, &slot->output_fd, false);
   }
 }
 

@@ -3,7 +3,9 @@
 #include <stdint.h>
 #include <unistd.h>
 
-static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+static size_t page_size(void) {
+  return (size_t)sysconf(_SC_PAGESIZE);
+}
 
 size_t adc_pages_round_up(size_t size) {
   size_t page = page_size();

@@ -133,12 +133,11 @@ struct ArrowAsyncProducer {
 };
 
 struct ArrowAsyncDeviceStreamHandler {
-  int (*on_schema)(struct ArrowAsyncDeviceStreamHandler* self,
-                   struct ArrowSchema* stream_schema);
-  int (*on_next_task)(struct ArrowAsyncDeviceStreamHandler* self,
-                      struct ArrowAsyncTask* task, const char* metadata);
-  void (*on_error)(struct ArrowAsyncDeviceStreamHandler* self, int code,
-                   const char* message, const char* metadata);
+  int (*on_schema)(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowSchema* stream_schema);
+  int (*on_next_task)(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowAsyncTask* task,
+                      const char* metadata);
+  void (*on_error)(struct ArrowAsyncDeviceStreamHandler* self, int code, const char* message,
+                   const char* metadata);
   void (*release)(struct ArrowAsyncDeviceStreamHandler* self);
   struct ArrowAsyncProducer* producer;
   void* private_data;

@@ -74,6 +74,7 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
  *     producer has released the handler.  Returns NULL only if the schema and
  *     every batch matched the file, the stream ended with on_next_task(NULL)
  *     and on_error was never called. */
+/* clang-format off */
 #define ADC_PLUGIN_ENTRY_POINTS(X)                                                                       \
   X(ExportSchemaFromJson, CDataIntegration_ExportSchemaFromJson, const char*,                            \
     (const char* json_path, struct ArrowSchema* out), (json_path, out))                                  \
@@ -104,6 +105,7 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
     (const char* json_path, ArrowDeviceType device_type, ADC_AsyncProducerStart start,                   \
      void* start_context),                                                                               \
     (json_path, device_type, start, start_context))
+/* clang-format on */
 
 /* The function types: ADC_ExportSchemaFromJson, ADC_BytesAllocated, ... */
 #define ADC_DECLARE_ENTRY_POINT_TYPE(name, suffix, result, parameters, arguments) \
