@@ -38,7 +38,7 @@ static void put_reach(FILE* out, const struct adc_rule* rule) {
 static void put_needs(FILE* out, const struct adc_rule* rule) {
   const char* separator = "";
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if ((rule->needs & ((adc_entry_point_set)1u << i)) == 0) continue;
+    if ((rule->needs & ADC_ENTRY_POINT_BIT(i)) == 0) continue;
     fprintf(out, "%s`%s`", separator, adc_entry_point_name((enum adc_entry_point)i));
     separator = ", ";
   }

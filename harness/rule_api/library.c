@@ -12,10 +12,6 @@ static const char* const suffixes[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(SUFFI
 static const char* const names[ADC_EP_COUNT] = {ADC_PLUGIN_ENTRY_POINTS(NAME_TEXT)};
 #undef NAME_TEXT
 
-const char* adc_entry_point_suffix(enum adc_entry_point entry_point) {
-  return suffixes[entry_point];
-}
-
 const char* adc_entry_point_name(enum adc_entry_point entry_point) {
   return names[entry_point];
 }
@@ -58,21 +54,17 @@ int adc_library_count_entry_points(const struct adc_library* library) {
   return found;
 }
 
-/* Appends to `text` (of `size` bytes, `*used` of them taken), never past its end. */
-static void append(char* text, size_t size, size_t* used, const char* fmt, const char* a, const char* b) {
-  int n = snprintf(text + *used, size - *used, fmt, a, b);
-  if (n > 0) *used = *used + (size_t)n < size ? *used + (size_t)n : size - 1;
-}
-
 int adc_library_describe_missing(const struct adc_library* library, adc_entry_point_set needed, char* text,
                                  size_t size) {
   int missing = 0;
   size_t used = 0;
   text[0] = '\0';
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if ((needed & ((adc_entry_point_set)1u << i)) == 0 || library->present[i]) continue;
-    if (missing++ == 0) append(text, size, &used, "%s does not export %s", library->path, "");
-    append(text, size, &used, missing > 1 ? ", %s_%s" : "%s_%s", library->prefix, suffixes[i]);
+    if ((needed & ADC_ENTRY_POINT_BIT(i)) == 0 || library->present[i]) continue;
+    int n = missing++ == 0 ? snprintf(text, size, "%s does not export %s_%s", library->path, library->prefix,
+                                      suffixes[i])
+                           : snprintf(text + used, size - used, ", %s_%s", library->prefix, suffixes[i]);
+    if (n > 0) used = used + (size_t)n < size ? used + (size_t)n : size - 1;
   }
   return missing;
 }

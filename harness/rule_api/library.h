@@ -18,11 +18,10 @@ enum adc_entry_point { ADC_PLUGIN_ENTRY_POINTS(ADC_DECLARE_ENTRY_POINT_ENUM) ADC
 /* A set of entry points, as a rule declares what it needs:
  * ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson). */
 typedef unsigned adc_entry_point_set;
-#define ADC_NEED(name) ((adc_entry_point_set)1u << ADC_EP_##name)
+#define ADC_ENTRY_POINT_BIT(entry_point) ((adc_entry_point_set)1u << (entry_point))
+#define ADC_NEED(name) ADC_ENTRY_POINT_BIT(ADC_EP_##name)
 _Static_assert(ADC_EP_COUNT <= 32, "adc_entry_point_set has room for 32 entry points");
 
-/* "CDataIntegration_ExportSchemaFromJson", ...: the symbol after "<prefix>_". */
-const char* adc_entry_point_suffix(enum adc_entry_point entry_point);
 /* "ExportSchemaFromJson", ...: the name the code and CONFORMANCE.md use. */
 const char* adc_entry_point_name(enum adc_entry_point entry_point);
 

@@ -18,19 +18,24 @@ enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
 static adc_entry_point_set needs_on_device(const struct adc_case_context* ctx) {
   adc_entry_point_set set = 0;
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if (ctx->rule->needs & ((adc_entry_point_set)1u << i)) {
-      set |= (adc_entry_point_set)1u << adc_entry_point_on_device((enum adc_entry_point)i, ctx->device);
+    if (ctx->rule->needs & ADC_ENTRY_POINT_BIT(i)) {
+      set |= ADC_ENTRY_POINT_BIT(adc_entry_point_on_device((enum adc_entry_point)i, ctx->device));
     }
   }
   return set;
 }
 
-bool adc_needs_met(struct adc_case_context* ctx) {
+/* Whether the library exports every entry point of `needed`; otherwise
+ * gives not_supported naming every one it lacks. */
+static bool exports(struct adc_case_context* ctx, adc_entry_point_set needed) {
   char missing[1024];
-  if (adc_library_describe_missing(ctx->library, needs_on_device(ctx), missing, sizeof(missing)) > 0) {
-    adc_not_supported(ctx, "%s", missing);
-    return false;
-  }
+  if (adc_library_describe_missing(ctx->library, needed, missing, sizeof(missing)) == 0) return true;
+  adc_not_supported(ctx, "%s", missing);
+  return false;
+}
+
+bool adc_needs_met(struct adc_case_context* ctx) {
+  if (!exports(ctx, needs_on_device(ctx))) return false;
   if (ctx->rule->needs_read_only_memory && ctx->device->protect_read_only == NULL) {
     adc_not_supported(ctx, "the harness cannot make memory on %s read-only", ctx->device->name);
     return false;
@@ -39,16 +44,10 @@ bool adc_needs_met(struct adc_case_context* ctx) {
 }
 
 bool adc_can_call(struct adc_case_context* ctx, enum adc_entry_point entry_point) {
-  if ((ctx->rule->needs & ((adc_entry_point_set)1u << entry_point)) == 0) {
+  if ((ctx->rule->needs & ADC_ENTRY_POINT_BIT(entry_point)) == 0) {
     adc_unresolved(ctx, "harness error: rule %s calls %s without declaring it in its needs", ctx->rule->id,
                    adc_entry_point_name(entry_point));
     return false;
   }
-  enum adc_entry_point called = adc_entry_point_on_device(entry_point, ctx->device);
-  if (!ctx->library->present[called]) {
-    adc_not_supported(ctx, "%s does not export %s_%s", ctx->library->path, ctx->library->prefix,
-                      adc_entry_point_suffix(called));
-    return false;
-  }
-  return true;
+  return exports(ctx, ADC_ENTRY_POINT_BIT(adc_entry_point_on_device(entry_point, ctx->device)));
 }

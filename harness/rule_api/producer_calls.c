@@ -25,40 +25,45 @@ bool adc_export_schema(struct adc_case_context* ctx, struct ArrowSchema* out) {
   return true;
 }
 
-/* What a CPU producer puts in the members ArrowDeviceArray adds. */
-static void add_cpu_members(const struct adc_device* device, struct ArrowDeviceArray* out) {
-  out->device_id = device->device_id;
-  out->device_type = device->arrow_type;
+/* ExportBatchFromJson (the C Data Interface form), with the members a CPU
+ * device array adds filled in as a CPU producer would. */
+static bool export_cpu_form(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
+  memset(out, ADC_FILL_BYTE, sizeof(*out));
+  const char* error = ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
+  if (error != NULL) {
+    adc_not_supported(ctx, "the producer declined to export batch %d: %s", batch, error);
+    return false;
+  }
+  out->device_id = ctx->device->device_id;
+  out->device_type = ctx->device->arrow_type;
   out->sync_event = NULL;
   memset(out->reserved, 0, sizeof(out->reserved));
+  return true;
 }
 
-static const char* export_in_device_form(struct adc_case_context* ctx, int batch,
-                                         struct ArrowDeviceArray* out) {
-  return ctx->library->functions.ExportDeviceBatchFromJson(ctx->fixture_path, batch, ctx->device->arrow_type,
-                                                           ctx->device->device_id, out);
+/* ExportDeviceBatchFromJson with the case's device type and id. */
+static bool export_device_form(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
+  memset(out, ADC_FILL_BYTE, sizeof(*out));
+  const char* error = ctx->library->functions.ExportDeviceBatchFromJson(
+      ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
+  if (error != NULL) {
+    adc_not_supported(ctx, "the producer declined to export batch %d to %s: %s", batch, ctx->device->name,
+                      error);
+    return false;
+  }
+  return true;
 }
 
 bool adc_export_batch_raw(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return false;
-  bool device_form =
-      adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) != ADC_EP_ExportBatchFromJson;
-  memset(out, ADC_FILL_BYTE, sizeof(*out));
-  const char* error =
-      device_form ? export_in_device_form(ctx, batch, out)
-                  : ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
-  if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d%s%s: %s", batch,
-                      device_form ? " to " : "", device_form ? ctx->device->name : "", error);
-    return false;
+  if (adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson) {
+    return export_cpu_form(ctx, batch, out);
   }
-  if (!device_form) {
-    add_cpu_members(ctx->device, out);
-    return true;
-  }
-  struct adc_error wait_error;
-  if (out->array.release != NULL && ctx->device->wait_event(ctx->device, out->sync_event, &wait_error) != 0) {
-    adc_unresolved(ctx, "batch %d: waiting on its sync_event failed: %s", batch, wait_error.message);
+  if (!export_device_form(ctx, batch, out)) return false;
+  /* spec: a consumer must wait on the event before touching the data. */
+  struct adc_error error;
+  if (out->array.release != NULL && ctx->device->wait_event(ctx->device, out->sync_event, &error) != 0) {
+    adc_unresolved(ctx, "batch %d: waiting on its sync_event failed: %s", batch, error.message);
     out->array.release(&out->array);
     return false;
   }
@@ -75,14 +80,8 @@ bool adc_export_batch(struct adc_case_context* ctx, int batch, struct ArrowDevic
 }
 
 bool adc_export_device_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  if (!adc_can_call(ctx, ADC_EP_ExportDeviceBatchFromJson)) return false;
-  memset(out, ADC_FILL_BYTE, sizeof(*out));
-  const char* error = export_in_device_form(ctx, batch, out);
-  if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d to %s: %s", batch, ctx->device->name,
-                      error);
+  if (!adc_can_call(ctx, ADC_EP_ExportDeviceBatchFromJson) || !export_device_form(ctx, batch, out))
     return false;
-  }
   if (out->array.release == NULL) {
     adc_unresolved(ctx, "the exported device batch is already released");
     return false;

@@ -244,20 +244,26 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
   struct running_case* slots = calloc((size_t)n_slots, sizeof(*slots));
   struct pollfd* fds = calloc(2 * (size_t)n_slots, sizeof(*fds));
   struct running_case** owners = calloc(2 * (size_t)n_slots, sizeof(*owners));
-  int status = slots && fds && owners ? 0 : adc_fail(error, "out of memory");
-  size_t next = 0;
+  if (slots == NULL || fds == NULL || owners == NULL) {
+    free(owners);
+    free(fds);
+    free(slots);
+    return adc_fail(error, "out of memory");
+  }
+  int status = 0;
+  size_t started = 0;
   size_t finished = 0;
   while (status == 0 && finished < n_cases) {
-    for (int s = 0; s < n_slots && next < n_cases && status == 0; s++) {
+    for (int s = 0; s < n_slots && started < n_cases && status == 0; s++) {
       if (slots[s].pid != 0) continue;
-      status = start_case(session, &cases[next], next, &slots[s], slots, n_slots, error);
-      next++;
+      status = start_case(session, &cases[started], started, &slots[s], slots, n_slots, error);
+      if (status == 0) started++;
     }
     read_output(slots, n_slots, fds, owners);
     finished += reap(slots, n_slots, results);
   }
   /* After a failure, the cases already started still end, each with its verdict. */
-  while (status != 0 && finished < next - 1) {
+  while (finished < started) {
     read_output(slots, n_slots, fds, owners);
     finished += reap(slots, n_slots, results);
   }
