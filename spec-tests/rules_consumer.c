@@ -3,6 +3,8 @@
  * entry point, which must compare it with the fixture and release it before
  * returning.  Every structure of the feed has a record, so that a consumer
  * releasing twice is counted, never undefined behaviour. */
+#include <stdlib.h>
+
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
@@ -83,13 +85,16 @@ static void buffers_not_written(struct adc_case_context* ctx) {
     if (feed_batch(ctx, feed, batch, &read_only, &array)) {
       const struct adc_region* regions;
       size_t n = adc_feed_read_only_regions(feed, &regions);
+      int* guarded = calloc(n + 1, sizeof(*guarded));
       for (size_t i = 0; i < n; i++) {
-        adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
+        guarded[i] =
+            adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
       }
       const char* error = adc_import_batch(ctx, batch, &array);
       /* The regions are unmapped by the release: forget them before anything
        * else can be mapped there. */
-      adc_guard_remove_all();
+      for (size_t i = 0; i < n; i++) adc_guard_remove(guarded[i]);
+      free(guarded);
       if (error != NULL)
         adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
     }

@@ -4,24 +4,24 @@
 #include "rule_api/producer_calls.h"
 
 static void schema_matches_fixture(struct adc_case_context* ctx) {
-  struct ArrowSchema schema;
-  if (!adc_export_schema(ctx, &schema)) return;
+  struct ArrowSchema* schema = adc_export_schema(ctx);
+  if (schema == NULL) return;
   char difference[512];
-  if (arrow_json_compare_schema(ctx->fixture, &schema, difference, sizeof(difference)) != 0) {
+  if (arrow_json_compare_schema(ctx->fixture, schema, difference, sizeof(difference)) != 0) {
     adc_violation(ctx, "%s", difference);
   }
-  schema.release(&schema);
+  schema->release(schema);
 }
 
 static void array_matches_fixture(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray array;
-    if (!adc_export_batch(ctx, batch, &array)) return;
+    struct ArrowArray* array = adc_export_batch(ctx, batch);
+    if (array == NULL) return;
     char difference[512];
-    if (adc_compare_batch(ctx, batch, &array.array, difference, sizeof(difference)) != 0) {
+    if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "batch %d: %s", batch, difference);
     }
-    array.array.release(&array.array);
+    array->release(array);
   }
 }
 
@@ -29,20 +29,20 @@ static void array_matches_fixture(struct adc_case_context* ctx) {
  * schema's release must leave the array whole. */
 static void schema_release_independent(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowSchema schema;
-    struct ArrowDeviceArray array;
-    if (!adc_export_schema(ctx, &schema)) return;
-    if (!adc_export_batch(ctx, batch, &array)) {
-      schema.release(&schema);
+    struct ArrowSchema* schema = adc_export_schema(ctx);
+    if (schema == NULL) return;
+    struct ArrowArray* array = adc_export_batch(ctx, batch);
+    if (array == NULL) {
+      schema->release(schema);
       return;
     }
-    bool whole_before = adc_batch_matches_before(ctx, batch, &array.array);
-    schema.release(&schema);
+    bool whole_before = adc_batch_matches_before(ctx, batch, array);
+    schema->release(schema);
     char difference[512];
-    if (whole_before && adc_compare_batch(ctx, batch, &array.array, difference, sizeof(difference)) != 0) {
+    if (whole_before && adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "batch %d changed when its schema was released: %s", batch, difference);
     }
-    array.array.release(&array.array);
+    array->release(array);
   }
 }
 

@@ -10,10 +10,10 @@ static void for_each_device_batch(struct adc_case_context* ctx,
                                   void (*check)(struct adc_case_context*, int,
                                                 const struct ArrowDeviceArray*)) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray out;
-    if (!adc_export_device_batch(ctx, batch, &out)) return;
-    check(ctx, batch, &out);
-    out.array.release(&out.array);
+    struct ArrowDeviceArray* out = adc_export_device_batch(ctx, batch);
+    if (out == NULL) return;
+    check(ctx, batch, out);
+    out->array.release(&out->array);
   }
 }
 

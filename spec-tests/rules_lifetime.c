@@ -6,13 +6,13 @@
 
 /* Exports the schema and every batch, then releases them all. */
 static bool export_and_release_everything(struct adc_case_context* ctx) {
-  struct ArrowSchema schema;
-  if (!adc_export_schema(ctx, &schema)) return false;
-  schema.release(&schema);
+  struct ArrowSchema* schema = adc_export_schema(ctx);
+  if (schema == NULL) return false;
+  schema->release(schema);
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray array;
-    if (!adc_export_batch(ctx, batch, &array)) return false;
-    array.array.release(&array.array);
+    struct ArrowArray* array = adc_export_batch(ctx, batch);
+    if (array == NULL) return false;
+    array->release(array);
   }
   return true;
 }

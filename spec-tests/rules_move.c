@@ -1,55 +1,51 @@
 /* Moving structures (spec: "Moving an array", "Moving child arrays").
  *
- * A move is a bitwise copy plus marking the source released.  The harness
- * places the source on pages of its own and makes them inaccessible after the
- * move, so a producer whose release callback still reaches the old address
- * faults there, and the fault is this rule's verdict. */
+ * A move is a bitwise copy plus marking the source released.  The source
+ * sits on a page of its own (output_slot.h), which the harness makes
+ * inaccessible after the move, so a producer whose release callback still
+ * reaches the old address faults there, and the fault is this rule's
+ * verdict. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rule_api/fixture_compare.h"
-#include "rule_api/guard.h"
+#include "rule_api/output_slot.h"
 #include "rule_api/producer_calls.h"
 
 static const char moved_from_message[] =
     "the producer touched the moved-from ArrowArray after the consumer moved it; the release "
     "callback must not assume the structure stays where it was produced";
 
-static struct ArrowDeviceArray* move_batch_to_heap(struct ArrowDeviceArray* source) {
-  struct ArrowDeviceArray* destination = malloc(sizeof(*destination));
-  memcpy(destination, source, sizeof(*destination));
-  source->array.release = NULL; /* released, without calling the callback */
-  return destination;
-}
-
-static struct ArrowArray* move_child_to_heap(struct ArrowArray* source) {
-  struct ArrowArray* destination = malloc(sizeof(*destination));
-  memcpy(destination, source, sizeof(*destination));
+/* Moves `size` bytes (the whole structure the producer filled) to the
+ * heap and marks the source released, without calling its callback. */
+static void* move_to_heap(struct ArrowArray* source, size_t size) {
+  void* destination = malloc(size);
+  memcpy(destination, source, size);
   source->release = NULL;
   return destination;
 }
 
+static struct ArrowArray* move_child_to_heap(struct ArrowArray* source) {
+  return move_to_heap(source, sizeof(*source));
+}
+
 static void base_relocatable(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray* source = adc_guard_pages_new(sizeof(*source));
-    if (!adc_export_batch(ctx, batch, source)) {
-      adc_guard_pages_free(source, sizeof(*source));
+    struct ArrowArray* source = adc_export_batch(ctx, batch);
+    if (source == NULL) return;
+    if (!adc_batch_matches_before(ctx, batch, source)) {
+      source->release(source);
       return;
     }
-    if (!adc_batch_matches_before(ctx, batch, &source->array)) {
-      source->array.release(&source->array);
-      adc_guard_pages_free(source, sizeof(*source));
-      return;
-    }
-    struct ArrowDeviceArray* moved = move_batch_to_heap(source);
-    adc_guard_pages_seal(source, sizeof(*source), adc_violation_status(ctx->rule), moved_from_message);
+    /* The array is the first member of a device array, so the moved batch
+     * starts where the moved structure does. */
+    struct ArrowArray* moved = move_to_heap(source, adc_output_slot_size(source));
+    adc_output_slot_seal(source, adc_violation_status(ctx->rule), moved_from_message);
     char difference[512];
-    if (adc_compare_batch(ctx, batch, &moved->array, difference, sizeof(difference)) != 0) {
+    if (adc_compare_batch(ctx, batch, moved, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "batch %d differs after being moved: %s", batch, difference);
     }
-    moved->array.release(&moved->array);
-    adc_guard_remove_all();
-    adc_guard_pages_free(source, sizeof(*source));
+    moved->release(moved);
     free(moved);
   }
 }
@@ -58,16 +54,16 @@ static void base_relocatable(struct adc_case_context* ctx) {
  * "immediately afterwards"; each column must stay readable and releasable. */
 static void child_outlives_parent(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray parent;
-    if (!adc_export_batch(ctx, batch, &parent)) return;
-    if (!adc_batch_matches_before(ctx, batch, &parent.array)) {
-      parent.array.release(&parent.array);
+    struct ArrowArray* parent = adc_export_batch(ctx, batch);
+    if (parent == NULL) return;
+    if (!adc_batch_matches_before(ctx, batch, parent)) {
+      parent->release(parent);
       return;
     }
-    int64_t n = parent.array.n_children;
+    int64_t n = parent->n_children;
     struct ArrowArray** columns = calloc((size_t)n + 1, sizeof(*columns));
-    for (int64_t i = 0; i < n; i++) columns[i] = move_child_to_heap(parent.array.children[i]);
-    parent.array.release(&parent.array);
+    for (int64_t i = 0; i < n; i++) columns[i] = move_child_to_heap(parent->children[i]);
+    parent->release(parent);
     for (int64_t i = 0; i < n; i++) {
       char difference[512];
       if (!ctx->has_verdict &&
@@ -94,14 +90,14 @@ static int64_t first_dictionary_column(const struct arrow_json_file* fixture) {
 static void dictionary_outlives_parent(struct adc_case_context* ctx) {
   int64_t c = first_dictionary_column(ctx->fixture);
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray parent;
-    if (!adc_export_batch(ctx, batch, &parent)) return;
-    if (!adc_batch_matches_before(ctx, batch, &parent.array)) {
-      parent.array.release(&parent.array);
+    struct ArrowArray* parent = adc_export_batch(ctx, batch);
+    if (parent == NULL) return;
+    if (!adc_batch_matches_before(ctx, batch, parent)) {
+      parent->release(parent);
       return;
     }
-    struct ArrowArray* column = move_child_to_heap(parent.array.children[c]);
-    parent.array.release(&parent.array);
+    struct ArrowArray* column = move_child_to_heap(parent->children[c]);
+    parent->release(parent);
     struct ArrowArray* dictionary = move_child_to_heap(column->dictionary);
     column->release(column);
     free(column);

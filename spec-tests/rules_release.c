@@ -5,42 +5,42 @@
 
 static void array_release_non_null(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray out;
-    if (!adc_export_batch_raw(ctx, batch, &out)) return;
-    if (out.array.release == NULL) {
+    struct ArrowArray* out = adc_export_batch_raw(ctx, batch);
+    if (out == NULL) return;
+    if (out->release == NULL) {
       adc_violation(ctx, "batch %d: release is NULL right after a successful export", batch);
       return;
     }
-    out.array.release(&out.array);
+    out->release(out);
   }
 }
 
 static void schema_release_non_null(struct adc_case_context* ctx) {
-  struct ArrowSchema out;
-  if (!adc_export_schema_raw(ctx, &out)) return;
-  if (out.release == NULL) {
+  struct ArrowSchema* out = adc_export_schema_raw(ctx);
+  if (out == NULL) return;
+  if (out->release == NULL) {
     adc_violation(ctx, "release is NULL right after a successful export");
     return;
   }
-  out.release(&out);
+  out->release(out);
 }
 
 static void array_release_sets_null(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray out;
-    if (!adc_export_batch(ctx, batch, &out)) return;
-    out.array.release(&out.array);
-    if (out.array.release != NULL) {
+    struct ArrowArray* out = adc_export_batch(ctx, batch);
+    if (out == NULL) return;
+    out->release(out);
+    if (out->release != NULL) {
       adc_violation(ctx, "batch %d: release is still set after the release callback returned", batch);
     }
   }
 }
 
 static void schema_release_sets_null(struct adc_case_context* ctx) {
-  struct ArrowSchema out;
-  if (!adc_export_schema(ctx, &out)) return;
-  out.release(&out);
-  if (out.release != NULL) adc_violation(ctx, "release is still set after the release callback returned");
+  struct ArrowSchema* out = adc_export_schema(ctx);
+  if (out == NULL) return;
+  out->release(out);
+  if (out->release != NULL) adc_violation(ctx, "release is still set after the release callback returned");
 }
 
 static const struct adc_rule rules[] = {

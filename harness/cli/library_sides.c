@@ -44,7 +44,7 @@ static int guess_prefix(const char* role, struct adc_side* side, struct adc_erro
 }
 
 int adc_settle_side(const char* role, const char* given, const char* prefix, const char* reference_path,
-                    struct adc_side* side, struct adc_error* error) {
+                    double load_timeout_seconds, struct adc_side* side, struct adc_error* error) {
   side->tested = given != NULL;
   if (given == NULL || strcmp(given, "reference") == 0) {
     side->is_reference = true;
@@ -62,7 +62,15 @@ int adc_settle_side(const char* role, const char* given, const char* prefix, con
   }
   if (!side->tested) return 0;
   struct adc_error reason;
-  int found = adc_preflight_library(side->path, side->prefix, &reason);
+  struct adc_task_result verdict;
+  int found = adc_preflight_library(side->path, side->prefix, load_timeout_seconds, &verdict, &reason);
+  if (found == ADC_LOAD_MISBEHAVED) {
+    side->load_misbehaved = true;
+    side->load_verdict = verdict;
+    snprintf(side->load_verdict.message, sizeof(side->load_verdict.message), "loading the library: %.1300s",
+             verdict.message);
+    return 0;
+  }
   if (found < 0) return adc_fail(error, "cannot load %s library '%s': %s", role, side->path, reason.message);
   if (found == 0) {
     return adc_fail(error, "%s library '%s' exports no entry point with prefix '%s' (wrong --prefix?)", role,

@@ -29,6 +29,7 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   memset(session, 0, sizeof(*session));
   session->timeout_seconds = options->timeout_seconds;
   session->jobs = options->jobs;
+  session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device = adc_device_find(options->device);
   if (session->device == NULL) {
     return adc_fail(error, "unknown device '%s' (known: %s)", options->device, adc_device_names());
@@ -37,10 +38,13 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   adc_find_reference_library(reference, sizeof(reference));
   const char* producer_prefix = options->producer_prefix ? options->producer_prefix : options->prefix;
   const char* consumer_prefix = options->consumer_prefix ? options->consumer_prefix : options->prefix;
-  if (adc_settle_side("producer", options->producer, producer_prefix, reference, &session->producer, error) !=
-          0 ||
-      adc_settle_side("consumer", options->consumer, consumer_prefix, reference, &session->consumer, error) !=
-          0) {
+  double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  if (adc_settle_side("producer", options->producer, producer_prefix, reference, load_timeout,
+                      &session->producer, error) != 0) {
+    return -1;
+  }
+  if (adc_settle_side("consumer", options->consumer, consumer_prefix, reference, load_timeout,
+                      &session->consumer, error) != 0) {
     return -1;
   }
   snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s",
@@ -51,10 +55,10 @@ static int settle_session(const struct adc_options* options, struct adc_session*
 /* Runs the cases and reports them; returns the exit status. */
 static int run_and_report(const struct adc_options* options, const struct adc_session* session,
                           const struct adc_case* cases, size_t n) {
-  struct adc_case_result* results = calloc(n, sizeof(*results));
+  struct adc_task_result* results = calloc(n, sizeof(*results));
   struct adc_error error;
   double started = adc_now_seconds();
-  if (results == NULL || adc_run_cases(session, cases, n, results, &error) != 0) {
+  if (results == NULL || adc_run_cases(session, cases, n, results, NULL, NULL, &error) != 0) {
     if (results == NULL) adc_fail(&error, "out of memory");
     free(results);
     return bad_input(&error);

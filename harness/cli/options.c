@@ -18,6 +18,7 @@ enum {
   OPT_FILTER,
   OPT_TIMEOUT,
   OPT_JOBS,
+  OPT_MEMORY_LIMIT,
   OPT_LIST,
   OPT_LIST_RULES,
   OPT_VERBOSE,
@@ -49,6 +50,8 @@ void adc_print_usage(void) {
       "  --timeout SECONDS           per-case limit for every rule (default: the rule's own,\n"
       "                              else 10)\n"
       "  --jobs N                    cases run at once (default: online CPUs)\n"
+      "  --memory-limit MIB          address space each case may take (RLIMIT_AS; default:\n"
+      "                              none; not with sanitizer builds, which reserve far more)\n"
       "  --verbose                   print the message of passing cases too\n"
       "  --help                      this text\n"
       "\n"
@@ -91,6 +94,7 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       {"filter", required_argument, NULL, OPT_FILTER},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"jobs", required_argument, NULL, OPT_JOBS},
+      {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
       {"list", no_argument, NULL, OPT_LIST},
       {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
       {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -141,6 +145,9 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       case OPT_JOBS:
         if (parse_number("--jobs", optarg, 1, &number, error) != 0) return -1;
         out->jobs = number > ADC_MAX_JOBS ? ADC_MAX_JOBS : (int)number;
+        break;
+      case OPT_MEMORY_LIMIT:
+        if (parse_number("--memory-limit", optarg, 16, &out->memory_limit_mib, error) != 0) return -1;
         break;
       case OPT_LIST:
         out->list_cases = true;

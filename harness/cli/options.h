@@ -24,6 +24,7 @@ struct adc_options {
   int n_filters;
   double timeout_seconds; /* 0 when --timeout is not given */
   int jobs;
+  double memory_limit_mib; /* 0 when not given */
   bool list_cases;
   bool list_rules;
   enum adc_catalogue_format rules_format;

@@ -14,15 +14,15 @@ struct adc_summary {
   size_t failing_must_cases; /* MUST cases in fail, crash or timeout */
 };
 
-struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results,
+struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n);
 
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_case_result* results, size_t n, bool verbose);
+                              const struct adc_task_result* results, size_t n, bool verbose);
 
 /* Returns 0, or -1 with the reason. */
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
-                          const struct adc_case_result* results, size_t n, double wall_seconds,
+                          const struct adc_task_result* results, size_t n, double wall_seconds,
                           struct adc_error* error);
 
 /* How --list-rules prints the catalogue. */

@@ -4,7 +4,7 @@
 
 #include "report/report.h"
 
-struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_case_result* results,
+struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n) {
   struct adc_summary summary;
   memset(&summary, 0, sizeof(summary));
@@ -23,7 +23,7 @@ static const char* label(enum adc_status status) {
 }
 
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_case_result* results, size_t n, bool verbose) {
+                              const struct adc_task_result* results, size_t n, bool verbose) {
   const struct adc_rule* current = NULL;
   for (size_t i = 0; i < n; i++) {
     const struct adc_rule* rule = cases[i].rule;

@@ -58,7 +58,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
 }
 
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
-                          const struct adc_case_result* results, size_t n, double wall_seconds,
+                          const struct adc_task_result* results, size_t n, double wall_seconds,
                           struct adc_error* error) {
   cJSON* root = cJSON_CreateObject();
   cJSON* list = cJSON_AddArrayToObject(root, "cases");

@@ -4,8 +4,10 @@
  * rule (fail for a MUST, warning for a SHOULD), adc_not_supported() when the
  * library lacks what the rule needs or declines the fixture,
  * adc_unresolved() when something outside the rule (another rule's failure,
- * the environment) keeps it from being judged.  A body that returns without
- * a verdict passes.  The first verdict given is final. */
+ * the environment) keeps it from being judged, adc_crash() when the library
+ * damaged memory the harness handed it (nothing after that can be trusted).
+ * A body that returns without a verdict passes.  The first verdict given is
+ * final. */
 #ifndef ADC_CASE_CONTEXT_H
 #define ADC_CASE_CONTEXT_H
 
@@ -29,6 +31,7 @@ void adc_violation(struct adc_case_context* ctx, const char* fmt, ...) __attribu
 void adc_not_supported(struct adc_case_context* ctx, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void adc_unresolved(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void adc_crash(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A note kept with a passing verdict (e.g. which entry point was used). */
 void adc_note(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,15 +1,22 @@
 #include "rule_api/consumer_calls.h"
 
+#include "rule_api/library_text.h"
 #include "rule_api/needs.h"
 
 static const char not_called[] = "(the consumer was not called)";
+
+/* The consumer's message, read with a bound; valid until the next call. */
+static const char* bounded(const char* message) {
+  static char text[ADC_LIBRARY_TEXT_LIMIT + 128];
+  return adc_library_text(message, text, sizeof(text));
+}
 
 const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema) {
   if (!adc_can_call(ctx, ADC_EP_ImportSchemaAndCompareToJson)) {
     schema->release(schema);
     return not_called;
   }
-  return ctx->library->functions.ImportSchemaAndCompareToJson(ctx->fixture_path, schema);
+  return bounded(ctx->library->functions.ImportSchemaAndCompareToJson(ctx->fixture_path, schema));
 }
 
 const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array) {
@@ -19,7 +26,8 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
   }
   if (adc_entry_point_on_device(ADC_EP_ImportBatchAndCompareToJson, ctx->device) ==
       ADC_EP_ImportBatchAndCompareToJson) {
-    return ctx->library->functions.ImportBatchAndCompareToJson(ctx->fixture_path, batch, &array->array);
+    return bounded(
+        ctx->library->functions.ImportBatchAndCompareToJson(ctx->fixture_path, batch, &array->array));
   }
-  return ctx->library->functions.ImportDeviceBatchAndCompareToJson(ctx->fixture_path, batch, array);
+  return bounded(ctx->library->functions.ImportDeviceBatchAndCompareToJson(ctx->fixture_path, batch, array));
 }

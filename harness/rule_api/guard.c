@@ -2,12 +2,12 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "support/pages.h"
 
-#define MAX_REGIONS 64
+/* Every structure handed to a library takes two regions. */
+#define MAX_REGIONS 4096
 
 struct region {
   const char* start;
@@ -44,6 +44,13 @@ static void report_fault(const struct region* region, const char* address) {
 
 static void on_fault(int signal_number, siginfo_t* info, void* context) {
   (void)context;
+  /* A signal sent (raise, kill: si_code <= 0) is not a fault of this
+   * process's memory: it ends the process as it would have without us. */
+  if (info->si_code <= 0) {
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+    return;
+  }
   const char* address = info->si_addr;
   for (sig_atomic_t i = 0; i < region_count; i++) {
     if (address >= regions[i].start && address < regions[i].start + regions[i].size) {
@@ -51,8 +58,9 @@ static void on_fault(int signal_number, siginfo_t* info, void* context) {
       _exit(0);
     }
   }
-  /* Not ours: let the fault kill the process, which the parent reports as
-   * a crash with the signal's name. */
+  /* Not ours: returning re-runs the faulting access with the default
+   * action, which kills the process; the parent reports the crash with the
+   * signal's name. */
   signal(signal_number, SIG_DFL);
 }
 
@@ -67,29 +75,22 @@ void adc_guard_install(adc_guard_report_fn report_verdict) {
   sigaction(SIGBUS, &action, NULL);
 }
 
-void adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message) {
-  if (region_count == MAX_REGIONS) return;
+int adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message) {
   /* Protection is by page, so a fault anywhere on the pages is the region's. */
   struct adc_page_span span = adc_pages_covering(start, size);
-  regions[region_count] = (struct region){span.start, span.size, status, message};
+  struct region region = {span.start, span.size, status, message};
+  for (sig_atomic_t i = 0; i < region_count; i++) {
+    if (regions[i].size == 0) {
+      regions[i] = region;
+      return (int)i;
+    }
+  }
+  if (region_count == MAX_REGIONS) return -1;
+  regions[region_count] = region;
   region_count = region_count + 1;
+  return (int)(region_count - 1);
 }
 
-void adc_guard_remove_all(void) {
-  region_count = 0;
-}
-
-void* adc_guard_pages_new(size_t size) {
-  void* pages =
-      mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return pages == MAP_FAILED ? NULL : pages;
-}
-
-void adc_guard_pages_seal(void* pages, size_t size, enum adc_status status, const char* message) {
-  mprotect(pages, adc_pages_round_up(size), PROT_NONE);
-  adc_guard_add(pages, size, status, message);
-}
-
-void adc_guard_pages_free(void* pages, size_t size) {
-  if (pages != NULL) munmap(pages, adc_pages_round_up(size));
+void adc_guard_remove(int handle) {
+  if (handle >= 0 && handle < region_count) regions[handle].size = 0;
 }

@@ -1,7 +1,9 @@
 /* Guarded memory: pages the harness has made inaccessible (a moved-from
- * structure) or read-only (buffers fed to a consumer), each with the verdict
- * a fault on them means.  A SIGSEGV or SIGBUS on those pages ends the case
- * with that verdict; any other fault stays a crash. */
+ * structure, the pages around a structure handed to a library) or read-only
+ * (buffers fed to a consumer), each with the verdict a fault on them means.
+ * A SIGSEGV or SIGBUS on those pages ends the case with that verdict; any
+ * other fault stays a crash, and a SIGSEGV or SIGBUS sent rather than
+ * caused (raise, kill) ends the process as it would without the guard. */
 #ifndef ADC_GUARD_H
 #define ADC_GUARD_H
 
@@ -17,14 +19,10 @@ typedef void (*adc_guard_report_fn)(enum adc_status status, const char* message)
 void adc_guard_install(adc_guard_report_fn report);
 
 /* Attributes faults on the pages covering [start, start + size) to `status`
- * with `message`, which must stay valid while the region is registered. */
-void adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message);
-void adc_guard_remove_all(void);
-
-/* A zeroed, writable block on pages of its own, big enough for `size`. */
-void* adc_guard_pages_new(size_t size);
-/* Makes the pages of a block inaccessible and registers them. */
-void adc_guard_pages_seal(void* pages, size_t size, enum adc_status status, const char* message);
-void adc_guard_pages_free(void* pages, size_t size);
+ * with `message`, which must stay valid while the region is registered.
+ * Returns a handle for adc_guard_remove, or -1 when no more regions fit
+ * (faults there then stay plain crashes). */
+int adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message);
+void adc_guard_remove(int handle);
 
 #endif /* ADC_GUARD_H */

@@ -1,92 +1,103 @@
 #include "rule_api/producer_calls.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rule_api/fixture_compare.h"
+#include "rule_api/library_text.h"
 #include "rule_api/needs.h"
+#include "rule_api/output_slot.h"
 
-bool adc_export_schema_raw(struct adc_case_context* ctx, struct ArrowSchema* out) {
-  if (!adc_can_call(ctx, ADC_EP_ExportSchemaFromJson)) return false;
-  memset(out, ADC_FILL_BYTE, sizeof(*out));
-  const char* error = ctx->library->functions.ExportSchemaFromJson(ctx->fixture_path, out);
-  if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export the schema: %s", error);
-    return false;
-  }
-  return true;
+/* A slot for a `size`-byte `structure` handed to `entry_point`, filled
+ * with the pattern. */
+static void* new_output(struct adc_case_context* ctx, size_t size, const char* structure,
+                        const char* entry_point) {
+  void* slot = adc_output_slot_new(ctx, size, structure, entry_point);
+  if (slot != NULL) memset(slot, ADC_FILL_BYTE, size);
+  return slot;
 }
 
-bool adc_export_schema(struct adc_case_context* ctx, struct ArrowSchema* out) {
-  if (!adc_export_schema_raw(ctx, out)) return false;
-  if (out->release == NULL) {
+/* After an export: NULL when the producer wrote outside `out` (crash) or
+ * declined (not_supported, with its message); else `out`. */
+static void* exported(struct adc_case_context* ctx, void* out, const char* error, const char* what) {
+  if (!adc_output_slot_intact(ctx, out)) return NULL;
+  if (error != NULL) {
+    char text[ADC_LIBRARY_TEXT_LIMIT + 128];
+    adc_not_supported(ctx, "the producer declined to export %s: %s", what,
+                      adc_library_text(error, text, sizeof(text)));
+    return NULL;
+  }
+  return out;
+}
+
+struct ArrowSchema* adc_export_schema_raw(struct adc_case_context* ctx) {
+  if (!adc_can_call(ctx, ADC_EP_ExportSchemaFromJson)) return NULL;
+  struct ArrowSchema* out = new_output(ctx, sizeof(*out), "ArrowSchema", "ExportSchemaFromJson");
+  if (out == NULL) return NULL;
+  return exported(ctx, out, ctx->library->functions.ExportSchemaFromJson(ctx->fixture_path, out),
+                  "the schema");
+}
+
+struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx) {
+  struct ArrowSchema* out = adc_export_schema_raw(ctx);
+  if (out != NULL && out->release == NULL) {
     adc_unresolved(ctx, "the exported schema is already released (see schema.release.non_null_after_export)");
-    return false;
+    return NULL;
   }
-  return true;
-}
-
-/* ExportBatchFromJson (the C Data Interface form), with the members a CPU
- * device array adds filled in as a CPU producer would. */
-static bool export_cpu_form(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  memset(out, ADC_FILL_BYTE, sizeof(*out));
-  const char* error = ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
-  if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d: %s", batch, error);
-    return false;
-  }
-  out->device_id = ctx->device->device_id;
-  out->device_type = ctx->device->arrow_type;
-  out->sync_event = NULL;
-  memset(out->reserved, 0, sizeof(out->reserved));
-  return true;
+  return out;
 }
 
 /* ExportDeviceBatchFromJson with the case's device type and id. */
-static bool export_device_form(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  memset(out, ADC_FILL_BYTE, sizeof(*out));
+static struct ArrowDeviceArray* export_device_form(struct adc_case_context* ctx, int batch) {
+  struct ArrowDeviceArray* out =
+      new_output(ctx, sizeof(*out), "ArrowDeviceArray", "ExportDeviceBatchFromJson");
+  if (out == NULL) return NULL;
   const char* error = ctx->library->functions.ExportDeviceBatchFromJson(
       ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
-  if (error != NULL) {
-    adc_not_supported(ctx, "the producer declined to export batch %d to %s: %s", batch, ctx->device->name,
-                      error);
-    return false;
-  }
-  return true;
+  char what[128];
+  snprintf(what, sizeof(what), "batch %d to %s", batch, ctx->device->name);
+  return exported(ctx, out, error, what);
 }
 
-bool adc_export_batch_raw(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return false;
+struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch) {
+  if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
   if (adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson) {
-    return export_cpu_form(ctx, batch, out);
+    struct ArrowArray* out = new_output(ctx, sizeof(*out), "ArrowArray", "ExportBatchFromJson");
+    if (out == NULL) return NULL;
+    char what[64];
+    snprintf(what, sizeof(what), "batch %d", batch);
+    return exported(ctx, out, ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, out),
+                    what);
   }
-  if (!export_device_form(ctx, batch, out)) return false;
+  struct ArrowDeviceArray* out = export_device_form(ctx, batch);
+  if (out == NULL) return NULL;
   /* spec: a consumer must wait on the event before touching the data. */
   struct adc_error error;
   if (out->array.release != NULL && ctx->device->wait_event(ctx->device, out->sync_event, &error) != 0) {
     adc_unresolved(ctx, "batch %d: waiting on its sync_event failed: %s", batch, error.message);
     out->array.release(&out->array);
-    return false;
+    return NULL;
   }
-  return true;
+  return &out->array;
 }
 
-bool adc_export_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  if (!adc_export_batch_raw(ctx, batch, out)) return false;
-  if (out->array.release == NULL) {
+struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch) {
+  struct ArrowArray* out = adc_export_batch_raw(ctx, batch);
+  if (out != NULL && out->release == NULL) {
     adc_unresolved(ctx, "the exported batch is already released (see array.release.non_null_after_export)");
-    return false;
+    return NULL;
   }
-  return true;
+  return out;
 }
 
-bool adc_export_device_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out) {
-  if (!adc_can_call(ctx, ADC_EP_ExportDeviceBatchFromJson) || !export_device_form(ctx, batch, out))
-    return false;
-  if (out->array.release == NULL) {
+struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch) {
+  if (!adc_can_call(ctx, ADC_EP_ExportDeviceBatchFromJson)) return NULL;
+  struct ArrowDeviceArray* out = export_device_form(ctx, batch);
+  if (out != NULL && out->array.release == NULL) {
     adc_unresolved(ctx, "the exported device batch is already released");
-    return false;
+    return NULL;
   }
-  return true;
+  return out;
 }
 
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {

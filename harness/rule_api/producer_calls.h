@@ -1,12 +1,16 @@
 /* Calling a producer under test the way every producer rule does: into an
- * output pre-filled with a non-zero pattern (so that a member the producer
- * never writes shows), with failures turned into the right verdict.
+ * output slot (output_slot.h) pre-filled with a non-zero pattern, so that a
+ * member the producer never writes shows and a write outside the structure
+ * is caught, with failures turned into the right verdict.
  *
- * Each returns true with `out` exported, or false with a verdict given:
- * not_supported when the producer declines the fixture, unresolved when it
- * returns a released structure (which array.release.non_null_after_export /
- * schema.release.non_null_after_export judge).  The _raw forms skip the
- * released-structure check. */
+ * Each returns the exported structure, where the producer wrote it (the
+ * harness never moves it behind a rule's back), or NULL with a verdict
+ * given: not_supported when the producer declines the fixture, unresolved
+ * when it returns a released structure (which
+ * array.release.non_null_after_export / schema.release.non_null_after_export
+ * judge), crash when it wrote outside the structure.  The _raw forms skip
+ * the released-structure check.  The structure is released through its own
+ * release callback; its memory lives until the case ends. */
 #ifndef ADC_PRODUCER_CALLS_H
 #define ADC_PRODUCER_CALLS_H
 
@@ -19,24 +23,26 @@
 #define ADC_FILL_BYTE 0xA5
 
 /* ExportSchemaFromJson: schemas live in CPU memory on every device. */
-bool adc_export_schema_raw(struct adc_case_context* ctx, struct ArrowSchema* out);
-bool adc_export_schema(struct adc_case_context* ctx, struct ArrowSchema* out);
+struct ArrowSchema* adc_export_schema_raw(struct adc_case_context* ctx);
+struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx);
 
 /* Batch `batch` as a consumer on the case's device receives it, ready to be
  * read through fixture_compare.h.
- *   - CPU: ExportBatchFromJson (the C Data Interface form), with the device
- *     members a CPU producer gives (device_type CPU, device_id -1, no event,
- *     reserved zeroed) filled in by the harness.
- *   - Elsewhere: ExportDeviceBatchFromJson with the device's type and id,
- *     after which the harness waits on the sync_event, as a consumer must
- *     before touching the data (spec: "sync_event").
- * A rule declares ADC_NEED(ExportBatchFromJson) for either. */
-bool adc_export_batch_raw(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out);
-bool adc_export_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out);
+ *   - CPU: ExportBatchFromJson (the C Data Interface form) into an
+ *     ArrowArray.
+ *   - Elsewhere: ExportDeviceBatchFromJson with the device's type and id into
+ *     an ArrowDeviceArray, whose `array` member is returned, after waiting on
+ *     its sync_event, as a consumer must before touching the data (spec:
+ *     "sync_event").
+ * A rule declares ADC_NEED(ExportBatchFromJson) for either.  To move the
+ * batch, move adc_output_slot_size() bytes: the whole ArrowDeviceArray in
+ * the device form. */
+struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch);
+struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch);
 
 /* ExportDeviceBatchFromJson on every device, the CPU included, with no wait:
  * for rules on the members ArrowDeviceArray adds. */
-bool adc_export_device_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* out);
+struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch);
 
 /* BytesAllocated into `bytes`. */
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes);

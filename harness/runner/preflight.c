@@ -1,44 +1,43 @@
 #include "runner/preflight.h"
 
 #include <stdio.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include "rule_api/library.h"
+#include "runner/wire.h"
 
-struct preflight_answer {
-  int found;
-  struct adc_error error;
+struct load_request {
+  const char* path;
+  const char* prefix;
 };
 
-int adc_preflight_library(const char* path, const char* prefix, struct adc_error* error) {
-  int fds[2];
-  if (pipe(fds) != 0) return adc_fail(error, "pipe() failed");
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    struct preflight_answer answer;
-    memset(&answer, 0, sizeof(answer));
-    struct adc_library library;
-    answer.found = adc_library_open(&library, path, prefix, &answer.error) != 0
-                       ? -1
-                       : adc_library_count_entry_points(&library);
-    ssize_t written = write(fds[1], &answer, sizeof(answer));
-    _exit(written == (ssize_t)sizeof(answer) ? 0 : 1);
+/* In the child: pass with the count of entry points, or unresolved with the
+ * loader's message. */
+static void load(const void* argument, int verdict_fd) {
+  const struct load_request* request = argument;
+  struct adc_library library;
+  struct adc_error error;
+  if (adc_library_open(&library, request->path, request->prefix, &error) != 0) {
+    adc_wire_send(verdict_fd, ADC_UNRESOLVED, error.message);
+    return;
   }
-  close(fds[1]);
-  struct preflight_answer answer;
-  memset(&answer, 0, sizeof(answer));
-  ssize_t got = pid > 0 ? read(fds[0], &answer, sizeof(answer)) : -1;
-  close(fds[0]);
-  int status = 0;
-  if (pid > 0) waitpid(pid, &status, 0);
-  if (got != (ssize_t)sizeof(answer)) return adc_fail(error, "loading it crashed the loader process");
-  if (answer.found < 0) {
-    answer.error.message[sizeof(answer.error.message) - 1] = '\0';
-    return adc_fail(error, "%s", answer.error.message);
+  char count[32];
+  snprintf(count, sizeof(count), "%d", adc_library_count_entry_points(&library));
+  adc_wire_send(verdict_fd, ADC_PASS, count);
+}
+
+int adc_preflight_library(const char* path, const char* prefix, double timeout_seconds,
+                          struct adc_task_result* verdict, struct adc_error* error) {
+  struct load_request request = {path, prefix};
+  struct adc_task task = {load, &request, timeout_seconds};
+  struct adc_task_run run = {1, 0, NULL, NULL};
+  if (adc_run_tasks(&task, 1, &run, verdict, error) != 0) return -1;
+  switch (verdict->status) {
+    case ADC_PASS:
+      return atoi(verdict->message);
+    case ADC_UNRESOLVED:
+      return adc_fail(error, "%s", verdict->message);
+    default:
+      return ADC_LOAD_MISBEHAVED;
   }
-  return answer.found;
 }

@@ -1,14 +1,21 @@
-/* Checks, before any case runs, that a library loads and exports at least
- * one entry point, so that a bad path or prefix gets one clear error line
- * instead of a report full of unresolved cases.  The load happens in a
- * child process: the parent never loads the library under test. */
+/* Loads a library once, in a throw-away process on the task runner, before
+ * any case: a path that does not load or a wrong prefix gets one clear error
+ * line instead of a report full of unresolved cases, and a library whose
+ * loading crashes or hangs (a constructor) gets that verdict for every case
+ * without running them.  The parent never loads the library under test. */
 #ifndef ADC_PREFLIGHT_H
 #define ADC_PREFLIGHT_H
 
+#include "runner/task_runner.h"
 #include "support/error.h"
 
-/* Returns the number of entry points found (>= 0), or -1 with the loader's
- * message. */
-int adc_preflight_library(const char* path, const char* prefix, struct adc_error* error);
+/* Loading crashed or hung; see the verdict. */
+#define ADC_LOAD_MISBEHAVED (-2)
+
+/* Returns the number of entry points found (>= 0); -1 with the loader's
+ * message when the library cannot be loaded; or ADC_LOAD_MISBEHAVED with the
+ * crash or timeout in `verdict`. */
+int adc_preflight_library(const char* path, const char* prefix, double timeout_seconds,
+                          struct adc_task_result* verdict, struct adc_error* error);
 
 #endif /* ADC_PREFLIGHT_H */

@@ -1,15 +1,20 @@
-/* Runs cases, each in a child process of its own, up to `jobs` at a time.
- * A child that crashes, aborts, trips a sanitizer or runs past its time
- * limit becomes that case's verdict; the run goes on. */
+/* Runs the cases of a session on the task runner: each case in a process of
+ * its own (task_runner.h).  Cases of a library whose loading crashed or hung
+ * get that verdict without running. */
 #ifndef ADC_RUNNER_H
 #define ADC_RUNNER_H
 
 #include "runner/session.h"
 #include "support/error.h"
 
+/* Called in the parent as each case ends (its result is final). */
+typedef void (*adc_case_observer)(const struct adc_case* c, const struct adc_task_result* result,
+                                  void* context);
+
 /* Fills results[i] for cases[i].  Returns 0, or -1 with the reason when the
- * harness itself could not go on (no pipe or process could be made). */
+ * harness itself could not go on. */
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
-                  struct adc_case_result* results, struct adc_error* error);
+                  struct adc_task_result* results, adc_case_observer observer, void* context,
+                  struct adc_error* error);
 
 #endif /* ADC_RUNNER_H */

@@ -8,6 +8,7 @@
 
 #include "rule_api/rule.h"
 #include "rule_api/status.h"
+#include "runner/task_runner.h"
 
 /* A case's limit when neither --timeout nor its rule sets one. */
 #define ADC_DEFAULT_TIMEOUT_SECONDS 10.0
@@ -24,6 +25,10 @@ struct adc_side {
   char path[4096];
   char prefix[128];
   bool is_reference;
+  /* Loading the library crashed or hung: every case of the side gets this
+   * verdict without running. */
+  bool load_misbehaved;
+  struct adc_task_result load_verdict;
 };
 
 struct adc_session {
@@ -35,18 +40,13 @@ struct adc_session {
   size_t n_fixtures;
   double timeout_seconds; /* --timeout; 0 when not given */
   int jobs;
+  size_t memory_limit_mib; /* --memory-limit; 0 when not given */
 };
 
 struct adc_case {
   const struct adc_rule* rule;
   const struct adc_fixture* fixture;
   char id[256]; /* "<device>/<rule id>/<fixture>" */
-};
-
-struct adc_case_result {
-  enum adc_status status;
-  char message[1400];
-  double seconds;
 };
 
 #endif /* ADC_SESSION_H */

@@ -1,0 +1,82 @@
+#include "rule_api/output_slot.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rule_api/guard.h"
+
+/* What the bytes before a structure hold until the library is called. */
+#define BEFORE_PATTERN 0xC7
+
+struct slot_record {
+  unsigned char* page; /* the writable page; the ones before and after are not */
+  size_t size;
+  char wrote_past[192];
+  char wrote_before[192];
+};
+
+/* Slots live until the process ends; a case makes a few dozen. */
+#define MAX_SLOTS 1024
+static struct slot_record slots[MAX_SLOTS];
+static size_t n_slots;
+
+static size_t page_size(void) {
+  return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static struct slot_record* record_of(const void* slot) {
+  uintptr_t page = (uintptr_t)slot / page_size() * page_size();
+  for (size_t i = 0; i < n_slots; i++) {
+    if ((uintptr_t)slots[i].page == page) return &slots[i];
+  }
+  return NULL;
+}
+
+void* adc_output_slot_new(struct adc_case_context* ctx, size_t size, const char* structure,
+                          const char* entry_point) {
+  size_t page = page_size();
+  unsigned char* pages = n_slots < MAX_SLOTS && size <= page
+                             ? mmap(NULL, 3 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                             : MAP_FAILED;
+  if (pages == MAP_FAILED || mprotect(pages + page, page, PROT_READ | PROT_WRITE) != 0) {
+    adc_unresolved(ctx, "the harness has no memory left for the %s handed to %s", structure, entry_point);
+    return NULL;
+  }
+  struct slot_record* record = &slots[n_slots++];
+  record->page = pages + page;
+  record->size = size;
+  snprintf(record->wrote_past, sizeof(record->wrote_past),
+           "the library wrote past the end of the %zu-byte %s it was given by %s", size, structure,
+           entry_point);
+  snprintf(record->wrote_before, sizeof(record->wrote_before),
+           "the library wrote before the start of the %s it was given by %s", structure, entry_point);
+  adc_guard_add(pages, page, ADC_CRASH, record->wrote_before);
+  adc_guard_add(pages + 2 * page, page, ADC_CRASH, record->wrote_past);
+  memset(record->page, BEFORE_PATTERN, page - size);
+  return record->page + page - size;
+}
+
+bool adc_output_slot_intact(struct adc_case_context* ctx, const void* slot) {
+  const struct slot_record* record = record_of(slot);
+  size_t before = page_size() - record->size;
+  for (size_t i = 0; i < before; i++) {
+    if (record->page[i] != BEFORE_PATTERN) {
+      adc_crash(ctx, "%s (%zu bytes before it)", record->wrote_before, before - i);
+      return false;
+    }
+  }
+  return true;
+}
+
+size_t adc_output_slot_size(const void* slot) {
+  return record_of(slot)->size;
+}
+
+void adc_output_slot_seal(const void* slot, enum adc_status status, const char* message) {
+  const struct slot_record* record = record_of(slot);
+  mprotect(record->page, page_size(), PROT_NONE);
+  adc_guard_add(record->page, page_size(), status, message);
+}

@@ -1,0 +1,56 @@
+/* Runs tasks, each in a child process of its own, up to `jobs` at a time.
+ *
+ * A task's process is the leader of its own process group, so that what
+ * it starts can be killed with it, and nothing it does to "its" group
+ * reaches the harness.  When a task ends, for any reason, its whole group
+ * is killed; the harness is a child subreaper and kills the orphans that
+ * reach it, so no process outlives the run.  The runner learns of a
+ * child's end at once (SIGCHLD wakes its poll) and of a time limit at its
+ * deadline.
+ *
+ * A task's verdict is the record it sends (wire.h), validated; a process
+ * that dies, stops itself, sends a malformed record or runs past its limit
+ * gets crash or timeout, explained by the most telling line of its output.
+ * SIGINT and SIGTERM to the harness end the run: running tasks are killed,
+ * and they and those not started end unresolved. */
+#ifndef ADC_TASK_RUNNER_H
+#define ADC_TASK_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rule_api/status.h"
+#include "support/error.h"
+
+struct adc_task {
+  /* Runs in the child; sends the verdict on `verdict_fd` (adc_wire_send). */
+  void (*run)(const void* argument, int verdict_fd);
+  const void* argument;
+  double timeout_seconds;
+};
+
+struct adc_task_result {
+  enum adc_status status;
+  char message[1400];
+  double seconds;
+};
+
+struct adc_task_run {
+  int jobs;
+  /* The address space each task's process may take (RLIMIT_AS); 0: no limit. */
+  size_t memory_limit_bytes;
+  /* Called in the parent as each task ends, in the order they end. */
+  void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
+  void* context;
+};
+
+/* Fills results[i] for tasks[i].  Returns 0, or -1 with the reason when the
+ * harness itself could not go on (no pipe or process could be made); the
+ * tasks already started still end with their verdicts. */
+int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
+                  struct adc_task_result* results, struct adc_error* error);
+
+/* The signal (SIGINT or SIGTERM) that interrupted the last run; 0 if none. */
+int adc_run_interrupted_by(void);
+
+#endif /* ADC_TASK_RUNNER_H */

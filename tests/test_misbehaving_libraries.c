@@ -1,0 +1,168 @@
+/* A misbehaving library costs exactly its own cases.  For each library of
+ * fixtures/misbehaving: the run ends by itself, its JSON report is complete
+ * (every planned case) and valid, a case that reaches the misbehaviour ends
+ * with the expected status and a message naming the cause, a case that does
+ * not reach it passes, and no process of the run is left alive (this test
+ * process is a subreaper, so whatever the run leaves behind becomes its
+ * child, and is counted). */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "rule_api/library_text.h"
+#include "runner/orphans.h"
+#include "test_support.h"
+
+struct expectation {
+  const char* library;      /* libmisbehaving_<library>.so */
+  const char* side;         /* --producer or --consumer */
+  const char* misbehaviour; /* ADC_MISBEHAVIOUR for on_request, else NULL */
+  const char* reaching;     /* a case that runs the misbehaving code */
+  const char* status;       /* ... ends so */
+  const char* cause;        /* ... with this in its message */
+  const char* untouched;    /* a case that does not reach it, and passes; NULL: none */
+};
+
+#define BATCH_CASE "cpu/array.release.sets_null/int32_nulls"
+#define SCHEMA_CASE "cpu/schema.release.sets_null/int32_nulls"
+
+static const struct expectation expectations[] = {
+    {"forges_verdict", "--producer", NULL, BATCH_CASE, "crash", "malformed verdict", SCHEMA_CASE},
+    {"kills_process_group", "--producer", NULL, BATCH_CASE, "crash", "signal 15", SCHEMA_CASE},
+    {"raises_segv", "--producer", NULL, BATCH_CASE, "crash", "signal 11", SCHEMA_CASE},
+    {"constructor_hangs", "--producer", NULL, BATCH_CASE, "timeout",
+     "loading the library: no verdict within 1 s", NULL},
+    {"constructor_crashes", "--producer", NULL, BATCH_CASE, "crash", "loading the library: the case", NULL},
+    {"constructor_prints", "--producer", NULL, BATCH_CASE, "pass", "", SCHEMA_CASE},
+    {"forks_children", "--producer", NULL, BATCH_CASE, "pass", "", SCHEMA_CASE},
+    {"writes_outside_output", "--producer", NULL, BATCH_CASE, "crash",
+     "wrote past the end of the 80-byte ArrowArray it was given by ExportBatchFromJson",
+     "cpu/device_array.reserved.zeroed/int32_nulls"},
+    {"writes_outside_output", "--producer", NULL, SCHEMA_CASE, "crash",
+     "wrote before the start of the ArrowSchema it was given by ExportSchemaFromJson",
+     "cpu/device_array.reserved.zeroed/int32_nulls"},
+    {"unterminated_message", "--consumer", NULL, "cpu/consumer.null_count.unknown_handled/int32_nulls",
+     "fail", "(unreadable memory after 100 bytes, no NUL before it)",
+     "cpu/consumer.schema.release.exactly_once/int32_nulls"},
+    {"stops_itself", "--producer", NULL, BATCH_CASE, "timeout",
+     "the case stopped itself (signal 19, SIGSTOP)", SCHEMA_CASE},
+    {"floods_output", "--producer", NULL, BATCH_CASE, "crash", "Assertion `rows_fit' failed.", SCHEMA_CASE},
+    {"on_request", "--producer", "abort", BATCH_CASE, "crash", "SIGABRT", SCHEMA_CASE},
+    {"on_request", "--producer", "exit", BATCH_CASE, "crash", "the case exited with status 0", SCHEMA_CASE},
+    {"on_request", "--producer", "_exit", BATCH_CASE, "crash", "the case exited with status 0", SCHEMA_CASE},
+    {"on_request", "--producer", "kill_self", BATCH_CASE, "crash", "signal 9", SCHEMA_CASE},
+    {"on_request", "--producer", "ignore_term_and_hang", BATCH_CASE, "timeout", "no verdict within 1 s",
+     SCHEMA_CASE},
+    {"on_request", "--producer", "close_all_fds", BATCH_CASE, "crash", "the case exited with status 0",
+     SCHEMA_CASE},
+#ifndef ADC_SANITIZE_ADDRESS /* a sanitizer's reserved address space exceeds any useful limit */
+    {"on_request", "--producer", "allocate_until_failure", BATCH_CASE, "crash", "signal 11", SCHEMA_CASE},
+#endif
+};
+#define N_EXPECTATIONS ((int)(sizeof(expectations) / sizeof(expectations[0])))
+
+static const cJSON* find_case(const cJSON* report, const char* id) {
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring, id) == 0) return item;
+  }
+  return NULL;
+}
+
+static bool is_status(const char* status) {
+  static const char* const known[] = {"pass",          "fail",    "crash",     "timeout",
+                                      "not_supported", "warning", "unresolved"};
+  for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+    if (strcmp(status, known[i]) == 0) return true;
+  }
+  return false;
+}
+
+/* Processes the runs of this test left: killed, reaped and counted. */
+static size_t leftovers(void) {
+  size_t found = 0;
+  for (int round = 0; round < 100; round++) {
+    size_t now = adc_kill_orphans(NULL, 0);
+    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+    found += now;
+    if (now == 0) break;
+  }
+  return found;
+}
+
+START_TEST(misbehaviour_costs_only_its_cases) {
+  const struct expectation* e = &expectations[_i];
+  ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+  if (e->misbehaviour != NULL) setenv("ADC_MISBEHAVIOUR", e->misbehaviour, 1);
+  char library[512];
+  snprintf(library, sizeof(library), "%s/libmisbehaving_%s.so", ADC_BUILD_DIR, e->library);
+  const char* args[] = {
+      e->side, library,    "--timeout", "1",        "--memory-limit",
+      "256",   "--filter", e->reaching, "--filter", e->untouched ? e->untouched : e->reaching,
+      NULL};
+#ifdef ADC_SANITIZE_ADDRESS
+  args[4] = "--jobs"; /* no memory limit under a sanitizer */
+  args[5] = "2";
+#endif
+  const char* list_args[] = {e->side, library,    "--timeout", "1",      "--filter",
+                             args[7], "--filter", args[9],     "--list", NULL};
+  struct run_result listed = run_conform(list_args);
+  int planned = count_lines(listed.out);
+  ck_assert_msg(strstr(listed.out, "hello from a constructor") == NULL, "a constructor's output leaked: %s",
+                listed.out);
+  run_result_free(&listed);
+
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "%s: no report", e->library);
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")), planned);
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    ck_assert(cJSON_IsString(cJSON_GetObjectItem(item, "message")));
+    ck_assert(is_status(cJSON_GetObjectItem(item, "status")->valuestring));
+  }
+  const cJSON* reached = find_case(report, e->reaching);
+  ck_assert_msg(reached != NULL, "%s: no case %s", e->library, e->reaching);
+  const char* status = cJSON_GetObjectItem(reached, "status")->valuestring;
+  const char* message = cJSON_GetObjectItem(reached, "message")->valuestring;
+  ck_assert_msg(strcmp(status, e->status) == 0 && strstr(message, e->cause) != NULL, "%s %s: %s ended %s: %s",
+                e->library, e->misbehaviour ? e->misbehaviour : "", e->reaching, status, message);
+  if (e->untouched != NULL) {
+    const cJSON* other = find_case(report, e->untouched);
+    ck_assert_msg(other != NULL && strcmp(cJSON_GetObjectItem(other, "status")->valuestring, "pass") == 0,
+                  "%s: %s, which does not reach the misbehaviour, did not pass", e->library, e->untouched);
+  }
+  ck_assert_int_eq(exit_code, strcmp(e->status, "pass") == 0 ? 0 : 1);
+  cJSON_Delete(report);
+  ck_assert_msg(leftovers() == 0, "%s: processes of the run were still alive after it ended", e->library);
+}
+END_TEST
+
+/* The bounded reading of library text, on its own. */
+START_TEST(library_text_is_read_with_a_bound) {
+  char text[ADC_LIBRARY_TEXT_LIMIT + 128];
+  static char long_text[2 * ADC_LIBRARY_TEXT_LIMIT];
+  memset(long_text, 'y', sizeof(long_text) - 1);
+  ck_assert_ptr_nonnull(
+      strstr(adc_library_text(long_text, text, sizeof(text)), "(truncated, no NUL within 4096 bytes)"));
+  ck_assert_str_eq(adc_library_text("plain", text, sizeof(text)), "plain");
+  ck_assert_str_eq(adc_library_text("caf\xc3\xa9", text, sizeof(text)), "caf\xc3\xa9");
+  ck_assert_str_eq(adc_library_text("bad \xff byte", text, sizeof(text)),
+                   "bad ? byte (not UTF-8: such bytes shown as '?')");
+  ck_assert_ptr_null(adc_library_text(NULL, text, sizeof(text)));
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("misbehaving_libraries");
+  TCase* each = tcase_create("each_library");
+  tcase_set_timeout(each, 120);
+  tcase_add_loop_test(each, misbehaviour_costs_only_its_cases, 0, N_EXPECTATIONS);
+  tcase_add_test(each, library_text_is_read_with_a_bound);
+  suite_add_tcase(suite, each);
+  return run_suite(suite);
+}
