@@ -1,19 +1,40 @@
 #!/usr/bin/env bash
-# Prints the wall time of the complete CPU run against the reference pair
-# (target: under 2 s on a 2-core machine).  Five runs; prints each and the
-# median.  A benchmark, not a test: it never fails on a slow machine.
+# Benchmarks of the complete CPU run against the reference pair.  A
+# benchmark, not a test: it prints figures and never fails on a slow machine.
+#   1. Wall time with one job per CPU (target: under 0.2 s on a 2-core machine).
+#   2. The runner's overhead: the run with --jobs 1 beside the floor of merely
+#      forking as many children, one at a time, that each dlopen the reference
+#      (tests/bench_fork_baseline.c), measured alternately in one run; the
+#      ratio of the medians (target: at most 1.5).
+# Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
-conform="${1:-build/default/adc-conform}"
-times=()
-for _ in 1 2 3 4 5; do
-  start=$(date +%s.%N)
-  "$conform" --producer reference --consumer reference >/dev/null
-  end=$(date +%s.%N)
-  times+=("$(echo "$end - $start" | bc -l)")
-done
-sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-median=$(echo "$sorted" | sed -n 3p)
+build="${1:-build/default}"
+conform="$build/adc-conform"
+baseline="$build/bench_fork_baseline"
+reference="$build/libadc_reference.so"
+rounds=15
 cases=$("$conform" --producer reference --consumer reference --list | wc -l)
-printf 'benchmark: complete CPU run, reference pair, %d cases, %s jobs: ' "$cases" "$(nproc)"
-printf '%.3f ' "${times[@]}"
-printf 's; median %.3f s (target < 2 s)\n' "$median"
+
+seconds() { # wall time of a command, in seconds
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l
+}
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+
+parallel=()
+serial=()
+floor=()
+for _ in $(seq "$rounds"); do
+  parallel+=("$(seconds "$conform" --producer reference --consumer reference)")
+  serial+=("$(seconds "$conform" --producer reference --consumer reference --jobs 1)")
+  floor+=("$(seconds "$baseline" "$reference" "$cases")")
+done
+printf 'benchmark: complete CPU run, reference pair, %d cases, %s jobs: median %.3f s over %d runs (target < 0.2 s)\n' \
+  "$cases" "$(nproc)" "$(median "${parallel[@]}")" "$rounds"
+s=$(median "${serial[@]}")
+f=$(median "${floor[@]}")
+printf 'benchmark: runner overhead, --jobs 1: run %.3f s, fork+dlopen floor %.3f s, ratio %.2f (target <= 1.5)\n' \
+  "$s" "$f" "$(echo "$s / $f" | bc -l)"

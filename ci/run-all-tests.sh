@@ -24,4 +24,4 @@ echo "== Valgrind memcheck: harness and reference pair =="
 ci/valgrind-reference.sh build/valgrind
 
 echo "== Benchmark =="
-ci/bench-cpu-run.sh build/default/adc-conform
+ci/bench-cpu-run.sh build/default

@@ -22,8 +22,16 @@ static const struct adc_device* cpu(void) {
 
 static size_t bytes_copied_to_host;
 
-static void* sealed_allocate(const struct adc_device* device, size_t size, struct adc_error* error) {
-  return cpu()->allocate(device, size, error);
+/* Whole pages, so that they can be sealed. */
+static void* sealed_allocate(const struct adc_device* device, size_t size, bool protectable,
+                             struct adc_error* error) {
+  (void)protectable;
+  return cpu()->allocate(device, size, true, error);
+}
+
+static void sealed_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
+  (void)protectable;
+  cpu()->free(device, memory, size, true);
 }
 
 static int sealed_copy_from_host(const struct adc_device* device, void* destination, const void* host,
@@ -62,6 +70,7 @@ static struct adc_device sealed_device(void) {
   device.name = "sealed";
   device.host_accessible = false;
   device.allocate = sealed_allocate;
+  device.free = sealed_free;
   device.copy_from_host = sealed_copy_from_host;
   device.copy_to_host = sealed_copy_to_host;
   device.protect_read_only = NULL;
@@ -100,14 +109,14 @@ START_TEST(cpu_memory_round_trips_and_can_be_made_read_only) {
   ck_assert(adc_device_has_operations(device));
   char text[] = "device memory";
   char back[sizeof(text)];
-  char* memory = device->allocate(device, sizeof(text), &error);
+  char* memory = device->allocate(device, sizeof(text), true, &error);
   ck_assert_ptr_nonnull(memory);
   ck_assert_int_eq(device->copy_from_host(device, memory, text, sizeof(text), &error), 0);
   ck_assert_int_eq(device->copy_to_host(device, back, memory, sizeof(text), &error), 0);
   ck_assert_str_eq(back, text);
   ck_assert_int_eq(device->protect_read_only(device, memory, sizeof(text), &error), 0);
   ck_assert_int_eq(memory[0], 'd'); /* still readable */
-  device->free(device, memory, sizeof(text));
+  device->free(device, memory, sizeof(text), true);
 }
 END_TEST
 
@@ -124,7 +133,7 @@ static void expect_attributed(enum adc_status status, const char* message) {
 START_TEST(cpu_read_only_memory_faults_on_write) {
   const struct adc_device* device = cpu();
   struct adc_error error;
-  volatile char* memory = device->allocate(device, 16, &error);
+  volatile char* memory = device->allocate(device, 16, true, &error);
   ck_assert_int_eq(device->protect_read_only(device, (void*)memory, 16, &error), 0);
   adc_guard_install(expect_attributed);
   adc_guard_add((const void*)memory, 16, ADC_WARNING, "written");

@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 
 #include "rule_api/library_text.h"
-#include "runner/orphans.h"
 #include "test_support.h"
 
 struct expectation {
@@ -83,16 +82,6 @@ static bool is_status(const char* status) {
 }
 
 /* Processes the runs of this test left: killed, reaped and counted. */
-static size_t leftovers(void) {
-  size_t found = 0;
-  for (int round = 0; round < 100; round++) {
-    size_t now = adc_kill_orphans(NULL, 0);
-    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
-    found += now;
-    if (now == 0) break;
-  }
-  return found;
-}
 
 START_TEST(misbehaviour_costs_only_its_cases) {
   const struct expectation* e = &expectations[_i];
@@ -138,7 +127,8 @@ START_TEST(misbehaviour_costs_only_its_cases) {
   }
   ck_assert_int_eq(exit_code, strcmp(e->status, "pass") == 0 ? 0 : 1);
   cJSON_Delete(report);
-  ck_assert_msg(leftovers() == 0, "%s: processes of the run were still alive after it ended", e->library);
+  ck_assert_msg(processes_left_behind(0) == 0, "%s: processes of the run were still alive after it ended",
+                e->library);
 }
 END_TEST
 

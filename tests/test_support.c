@@ -1,9 +1,13 @@
 #include "test_support.h"
 
+#include "runner/orphans.h"
+
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char* slurp(FILE* f) {
@@ -19,6 +23,37 @@ static char* slurp(FILE* f) {
   return text;
 }
 
+/* execv's adc-conform with `args` after its own name; never returns. */
+static void exec_conform(const char* const* args) {
+  const char* argv[64] = {ADC_CONFORM};
+  int n = 1;
+  for (int i = 0; args[i] != NULL && n < 63; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  execv(ADC_CONFORM, (char* const*)argv);
+  _exit(127);
+}
+
+pid_t spawn_conform(const char* const* args) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null_output = open("/dev/null", O_WRONLY);
+    dup2(null_output, STDOUT_FILENO);
+    dup2(null_output, STDERR_FILENO);
+    exec_conform(args);
+  }
+  return pid;
+}
+
+cJSON* read_json_file(const char* path) {
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return NULL;
+  char* text = slurp(f);
+  fclose(f);
+  cJSON* json = cJSON_Parse(text);
+  free(text);
+  return json;
+}
+
 struct run_result run_conform(const char* const* args) {
   struct run_result result = {0, NULL, NULL};
   FILE* out = tmpfile();
@@ -27,12 +62,7 @@ struct run_result run_conform(const char* const* args) {
   if (pid == 0) {
     dup2(fileno(out), STDOUT_FILENO);
     dup2(fileno(err), STDERR_FILENO);
-    const char* argv[64] = {ADC_CONFORM};
-    int n = 1;
-    for (int i = 0; args[i] != NULL && n < 63; i++) argv[n++] = args[i];
-    argv[n] = NULL;
-    execv(ADC_CONFORM, (char* const*)argv);
-    _exit(127);
+    exec_conform(args);
   }
   int status = 0;
   waitpid(pid, &status, 0);
@@ -64,14 +94,7 @@ cJSON* run_conform_report(const char* const* args, int* exit_code) {
   struct run_result run = run_conform(all);
   *exit_code = run.exit_code;
   run_result_free(&run);
-  FILE* f = fopen(path, "r");
-  cJSON* report = NULL;
-  if (f != NULL) {
-    char* text = slurp(f);
-    fclose(f);
-    report = cJSON_Parse(text);
-    free(text);
-  }
+  cJSON* report = read_json_file(path);
   unlink(path);
   return report;
 }
@@ -81,6 +104,26 @@ int count_lines(const char* text) {
   for (const char* p = text; *p; p++) lines += *p == '\n';
   if (text[0] != '\0' && text[strlen(text) - 1] != '\n') lines++;
   return lines;
+}
+
+size_t processes_left_behind(double grace_seconds) {
+  for (double waited = 0;; waited += 0.01) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+    pid_t pid;
+    if (adc_list_children(&pid, 1) == 0) return 0;
+    if (waited >= grace_seconds) break;
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  size_t left = adc_kill_orphans(NULL, 0);
+  for (int round = 0; round < 100 && adc_list_children(NULL, 0) > 0; round++) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+    adc_kill_orphans(NULL, 0);
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+  return left;
 }
 
 int run_suite(Suite* suite) {

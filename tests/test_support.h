@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <sys/types.h>
 
 struct run_result {
   int exit_code;
@@ -16,9 +17,21 @@ struct run_result {
 struct run_result run_conform(const char* const* args);
 void run_result_free(struct run_result* result);
 
+/* Starts adc-conform with `args` in the background, its output discarded;
+ * returns its pid. */
+pid_t spawn_conform(const char* const* args);
+
+/* Reads and parses a JSON file; NULL if it is missing or not JSON. */
+cJSON* read_json_file(const char* path);
+
 /* Runs adc-conform with `args` plus --report-json, returns the parsed report
  * (NULL if none was written) and the exit code. */
 cJSON* run_conform_report(const char* const* args, int* exit_code);
+
+/* For a test that has made itself a child subreaper (so that what a run
+ * leaves behind becomes its child): the processes of its runs still alive
+ * after `grace_seconds`, killed and reaped, and counted. */
+size_t processes_left_behind(double grace_seconds);
 
 /* Runs a Check suite; returns the process exit status. */
 int run_suite(Suite* suite);

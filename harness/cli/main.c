@@ -10,6 +10,7 @@
 
 #include "cli/library_sides.h"
 #include "cli/options.h"
+#include "report/journal.h"
 #include "report/report.h"
 #include "runner/case_plan.h"
 #include "runner/fixture_set.h"
@@ -52,24 +53,47 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   return adc_load_fixtures(session, error);
 }
 
-/* Runs the cases and reports them; returns the exit status. */
+static void journal_case(const struct adc_case* c, const struct adc_task_result* result, void* journal) {
+  adc_journal_add(journal, c, result);
+}
+
+/* The exit status of a run: 1 when a MUST case failed, crashed or timed
+ * out, 128 + the signal when the run was interrupted (as a shell reports a
+ * command it signalled), else 0. */
+static int exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  if (outcome->interrupted_by != 0) return 128 + outcome->interrupted_by;
+  return summary->failing_must_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* Runs the cases and reports them, the JSON report through a journal kept
+ * as the run goes; returns the exit status. */
 static int run_and_report(const struct adc_options* options, const struct adc_session* session,
                           const struct adc_case* cases, size_t n) {
-  struct adc_task_result* results = calloc(n, sizeof(*results));
   struct adc_error error;
+  struct adc_journal* journal = NULL;
+  if (options->report_json != NULL) {
+    journal = adc_journal_open(options->report_json, session, n, &error);
+    if (journal == NULL) return bad_input(&error);
+  }
+  struct adc_task_result* results = calloc(n, sizeof(*results));
   double started = adc_now_seconds();
-  if (results == NULL || adc_run_cases(session, cases, n, results, NULL, NULL, &error) != 0) {
+  if (results == NULL ||
+      adc_run_cases(session, cases, n, results, journal ? journal_case : NULL, journal, &error) != 0) {
     if (results == NULL) adc_fail(&error, "out of memory");
     free(results);
+    adc_journal_close(journal, false);
     return bad_input(&error);
   }
-  double wall = adc_now_seconds() - started;
-  adc_print_console_report(stdout, session, cases, results, n, options->verbose);
-  printf("Wall time: %.3f s\n", wall);
-  int exit_code = adc_summarize(cases, results, n).failing_must_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-  if (options->report_json != NULL &&
-      adc_write_json_report(options->report_json, session, cases, results, n, wall, &error) != 0) {
-    exit_code = bad_input(&error);
+  struct adc_run_outcome outcome = {adc_now_seconds() - started, adc_run_interrupted_by()};
+  adc_print_console_report(stdout, session, cases, results, n, &outcome, options->verbose);
+  printf("Wall time: %.3f s\n", outcome.wall_seconds);
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  int exit_code = exit_status(&summary, &outcome);
+  if (journal != NULL) {
+    bool written =
+        adc_write_json_report(options->report_json, session, cases, results, n, &outcome, &error) == 0;
+    adc_journal_close(journal, written);
+    if (!written) exit_code = bad_input(&error);
   }
   free(results);
   return exit_code;

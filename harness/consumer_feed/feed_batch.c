@@ -13,6 +13,7 @@
 /* The payload of one exported ArrowArray. */
 struct array_node {
   const struct adc_device* device;
+  bool protectable;           /* its buffers may be read-only */
   void* buffers[MAX_BUFFERS]; /* device memory */
   size_t sizes[MAX_BUFFERS];
   int64_t n_children;
@@ -39,7 +40,8 @@ static void free_node(struct array_node* node) {
   if (node->dictionary != NULL && node->dictionary->release != NULL)
     node->dictionary->release(node->dictionary);
   for (int i = 0; i < MAX_BUFFERS; i++) {
-    if (node->buffers[i] != NULL) node->device->free(node->device, node->buffers[i], node->sizes[i]);
+    if (node->buffers[i] != NULL)
+      node->device->free(node->device, node->buffers[i], node->sizes[i], node->protectable);
   }
   free(node->child_structs);
   free(node->children);
@@ -66,11 +68,12 @@ static int place(struct export_state* state, struct array_node* node, int index,
                  size_t size) {
   if (size == 0) return 0;
   const struct adc_device* device = node->device;
-  node->buffers[index] = device->allocate(device, size, state->error);
+  bool read_only = state->layout->read_only_buffers;
+  node->buffers[index] = device->allocate(device, size, read_only, state->error);
   if (node->buffers[index] == NULL) return -1;
   node->sizes[index] = size;
   if (device->copy_from_host(device, node->buffers[index], host, size, state->error) != 0) return -1;
-  if (!state->layout->read_only_buffers) return 0;
+  if (!read_only) return 0;
   if (device->protect_read_only == NULL) {
     return adc_fail(state->error, "device %s cannot make memory read-only", device->name);
   }
@@ -166,6 +169,7 @@ static int export_node(struct export_state* state, const struct arrow_json_field
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return out_of_memory(state);
   node->device = state->feed->device;
+  node->protectable = state->layout->read_only_buffers;
   *out = (struct ArrowArray){
       .length = column->length,
       .offset = padding,
@@ -224,6 +228,7 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return out_of_memory(&state);
   node->device = feed->device;
+  node->protectable = state.layout->read_only_buffers;
   struct ArrowArray array = {
       .length = batch->length,
       .null_count = 0,

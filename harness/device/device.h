@@ -10,7 +10,7 @@
  * Every operation runs in a case's child process only: the harness parent
  * never initialises a GPU runtime (CUDA cannot survive a fork once
  * initialised).  Memory handed out by `allocate` is owned by the caller and
- * given back with `free`, with the same size. */
+ * given back with `free`, with the same size and protectability. */
 #ifndef ADC_DEVICE_H
 #define ADC_DEVICE_H
 
@@ -41,11 +41,13 @@ struct adc_device {
                       struct adc_error* error);
   int (*copy_from_host)(const struct adc_device* device, void* destination, const void* host, size_t size,
                         struct adc_error* error);
-  /* NULL with the reason in `error` when nothing could be allocated. */
-  void* (*allocate)(const struct adc_device* device, size_t size, struct adc_error* error);
-  void (*free)(const struct adc_device* device, void* memory, size_t size);
-  /* Optional (NULL where the device cannot): makes memory from `allocate`
-   * read-only, so that a write to it faults on the pages it spans. */
+  /* NULL with the reason in `error` when nothing could be allocated.
+   * `protectable`: the memory may be made read-only later, so it must share
+   * no page with anything else. */
+  void* (*allocate)(const struct adc_device* device, size_t size, bool protectable, struct adc_error* error);
+  void (*free)(const struct adc_device* device, void* memory, size_t size, bool protectable);
+  /* Optional (NULL where the device cannot): makes protectable memory from
+   * `allocate` read-only, so that a write to it faults. */
   int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size,
                            struct adc_error* error);
 };

@@ -1,6 +1,8 @@
 /* The CPU as a device: host memory, no ids, no event type.  Memory for the
- * harness's feeds is mapped in whole pages of its own, so that it can be
- * made read-only and a stray write faults exactly there. */
+ * harness's feeds that may be made read-only is mapped in whole pages of its
+ * own, so that a stray write faults exactly there; the rest comes from
+ * malloc, which is cheaper. */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -29,20 +31,27 @@ static int cpu_copy(const struct adc_device* device, void* destination, const vo
   return 0;
 }
 
-static void* cpu_allocate(const struct adc_device* device, size_t size, struct adc_error* error) {
+static void* cpu_allocate(const struct adc_device* device, size_t size, bool protectable,
+                          struct adc_error* error) {
   (void)device;
-  void* pages =
-      mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (pages == MAP_FAILED) {
-    adc_fail(error, "mmap of %zu bytes failed", size);
-    return NULL;
+  void* memory = NULL;
+  if (!protectable) {
+    memory = malloc(size ? size : 1);
+  } else {
+    memory = mmap(NULL, adc_pages_round_up(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) memory = NULL;
   }
-  return pages;
+  if (memory == NULL) adc_fail(error, "no memory left for %zu bytes", size);
+  return memory;
 }
 
-static void cpu_free(const struct adc_device* device, void* memory, size_t size) {
+static void cpu_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
   (void)device;
-  if (memory != NULL) munmap(memory, adc_pages_round_up(size));
+  if (!protectable) {
+    free(memory);
+  } else if (memory != NULL) {
+    munmap(memory, adc_pages_round_up(size));
+  }
 }
 
 static int cpu_protect_read_only(const struct adc_device* device, void* memory, size_t size,

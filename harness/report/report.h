@@ -1,8 +1,9 @@
-/* Reports of a run: the console table and the JSON file; and the rule
- * catalogue as --list-rules prints it. */
+/* Reports of a run: the console table, the JSON file and its journal; and
+ * the rule catalogue as --list-rules prints it. */
 #ifndef ADC_REPORT_H
 #define ADC_REPORT_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -17,13 +18,31 @@ struct adc_summary {
 struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n);
 
+/* How the run as a whole went. */
+struct adc_run_outcome {
+  double wall_seconds;
+  int interrupted_by; /* SIGINT or SIGTERM when the run was interrupted; else 0 */
+};
+
+/* Whether the run shows conformance: it is complete and no MUST case ended
+ * fail, crash or timeout. */
+bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
+
+/* "SIGINT", "SIGTERM", ... */
+const char* adc_signal_name(int signal_number);
+
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_task_result* results, size_t n, bool verbose);
+                              const struct adc_task_result* results, size_t n,
+                              const struct adc_run_outcome* outcome, bool verbose);
+
+/* One case as every report writes it (the caller owns the object). */
+cJSON* adc_case_json(const struct adc_session* session, const struct adc_case* c,
+                     const struct adc_task_result* result);
 
 /* Returns 0, or -1 with the reason. */
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
-                          const struct adc_task_result* results, size_t n, double wall_seconds,
-                          struct adc_error* error);
+                          const struct adc_task_result* results, size_t n,
+                          const struct adc_run_outcome* outcome, struct adc_error* error);
 
 /* How --list-rules prints the catalogue. */
 enum adc_catalogue_format {

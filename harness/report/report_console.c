@@ -1,20 +1,6 @@
 /* The console table: one line per case, grouped under its rule, then a
  * summary and the one-word outcome. */
-#include <string.h>
-
 #include "report/report.h"
-
-struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
-                                 size_t n) {
-  struct adc_summary summary;
-  memset(&summary, 0, sizeof(summary));
-  for (size_t i = 0; i < n; i++) {
-    summary.counts[results[i].status]++;
-    if (cases[i].rule->severity == ADC_MUST && adc_status_fails_run(results[i].status))
-      summary.failing_must_cases++;
-  }
-  return summary;
-}
 
 static const char* label(enum adc_status status) {
   static const char* const labels[ADC_STATUS_COUNT] = {"PASS", "FAIL", "CRASH", "TIMEOUT",
@@ -23,7 +9,8 @@ static const char* label(enum adc_status status) {
 }
 
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_task_result* results, size_t n, bool verbose) {
+                              const struct adc_task_result* results, size_t n,
+                              const struct adc_run_outcome* outcome, bool verbose) {
   const struct adc_rule* current = NULL;
   for (size_t i = 0; i < n; i++) {
     const struct adc_rule* rule = cases[i].rule;
@@ -48,7 +35,10 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
     separator = ", ";
   }
   fprintf(out, ".\n");
-  if (summary.failing_must_cases == 0) {
+  if (outcome->interrupted_by != 0) {
+    fprintf(out, "INCOMPLETE: the run was interrupted by %s; the cases it did not finish are unresolved.\n",
+            adc_signal_name(outcome->interrupted_by));
+  } else if (summary.failing_must_cases == 0) {
     fprintf(out, "CONFORMS: no MUST rule failed.\n");
   } else {
     fprintf(out, "DOES NOT CONFORM: %zu MUST case(s) failed, crashed or timed out.\n",

@@ -57,36 +57,44 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   return env;
 }
 
+cJSON* adc_case_json(const struct adc_session* session, const struct adc_case* c,
+                     const struct adc_task_result* result) {
+  const struct adc_rule* rule = c->rule;
+  cJSON* item = cJSON_CreateObject();
+  cJSON_AddStringToObject(item, "id", c->id);
+  cJSON_AddStringToObject(item, "rule", rule->id);
+  cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
+  cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
+  cJSON_AddStringToObject(item, "device", session->device->name);
+  cJSON_AddStringToObject(item, "fixture", c->fixture->name);
+  cJSON_AddStringToObject(item, "status", adc_status_name(result->status));
+  cJSON_AddStringToObject(item, "message", result->message);
+  cJSON_AddNumberToObject(item, "duration_ms", result->seconds * 1000.0);
+  cJSON_AddStringToObject(item, "clause", rule->clause);
+  cJSON_AddStringToObject(item, "sentence", rule->sentence);
+  cJSON_AddStringToObject(item, "method", rule->method);
+  return item;
+}
+
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
-                          const struct adc_task_result* results, size_t n, double wall_seconds,
-                          struct adc_error* error) {
+                          const struct adc_task_result* results, size_t n,
+                          const struct adc_run_outcome* outcome, struct adc_error* error) {
   cJSON* root = cJSON_CreateObject();
   cJSON* list = cJSON_AddArrayToObject(root, "cases");
-  for (size_t i = 0; i < n; i++) {
-    const struct adc_rule* rule = cases[i].rule;
-    cJSON* item = cJSON_CreateObject();
-    cJSON_AddStringToObject(item, "id", cases[i].id);
-    cJSON_AddStringToObject(item, "rule", rule->id);
-    cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
-    cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
-    cJSON_AddStringToObject(item, "device", session->device->name);
-    cJSON_AddStringToObject(item, "fixture", cases[i].fixture->name);
-    cJSON_AddStringToObject(item, "status", adc_status_name(results[i].status));
-    cJSON_AddStringToObject(item, "message", results[i].message);
-    cJSON_AddNumberToObject(item, "duration_ms", results[i].seconds * 1000.0);
-    cJSON_AddStringToObject(item, "clause", rule->clause);
-    cJSON_AddStringToObject(item, "sentence", rule->sentence);
-    cJSON_AddStringToObject(item, "method", rule->method);
-    cJSON_AddItemToArray(list, item);
-  }
+  for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(session, &cases[i], &results[i]));
   struct adc_summary summary = adc_summarize(cases, results, n);
   cJSON* totals = cJSON_AddObjectToObject(root, "summary");
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
     cJSON_AddNumberToObject(totals, adc_status_name((enum adc_status)s), (double)summary.counts[s]);
   }
   cJSON_AddNumberToObject(totals, "failing_must_cases", (double)summary.failing_must_cases);
-  cJSON_AddBoolToObject(totals, "conforms", summary.failing_must_cases == 0);
-  cJSON_AddItemToObject(root, "environment", environment_json(session, wall_seconds));
+  /* An interrupted run proves nothing about the cases it did not finish. */
+  cJSON_AddBoolToObject(totals, "complete", outcome->interrupted_by == 0);
+  if (outcome->interrupted_by != 0) {
+    cJSON_AddStringToObject(totals, "interrupted_by", adc_signal_name(outcome->interrupted_by));
+  }
+  cJSON_AddBoolToObject(totals, "conforms", adc_run_conforms(&summary, outcome));
+  cJSON_AddItemToObject(root, "environment", environment_json(session, outcome->wall_seconds));
 
   char* text = cJSON_Print(root);
   cJSON_Delete(root);

@@ -14,8 +14,12 @@
 /* Returns 0, or -1 with the reason. */
 int adc_become_subreaper(struct adc_error* error);
 
-/* Sends SIGKILL to every child of this process whose pid is not one of
- * `keep`; returns how many it found. */
+/* Writes up to `capacity` pids of this process's living children (zombies
+ * left out) to `pids`; returns how many there are. */
+size_t adc_list_children(pid_t* pids, size_t capacity);
+
+/* Sends SIGKILL to every living child of this process whose pid is not one
+ * of `keep`; returns how many it found. */
 size_t adc_kill_orphans(const pid_t* keep, size_t n_keep);
 
 /* At the end of a run: kills and reaps every child left, and their own

@@ -44,6 +44,8 @@ struct slot {
 /* The self-pipe that SIGCHLD, SIGINT and SIGTERM write to, so that poll()
  * wakes at once. */
 static int wake[2] = {-1, -1};
+/* /dev/null, opened once per run: every task's standard input. */
+static int null_input = -1;
 static volatile sig_atomic_t interrupting_signal;
 static int last_interruption;
 
@@ -61,6 +63,7 @@ struct saved_handlers {
 
 static int install_handlers(struct saved_handlers* saved, struct adc_error* error) {
   if (pipe(wake) != 0) return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
+  null_input = open("/dev/null", O_RDONLY | O_CLOEXEC);
   for (int i = 0; i < 2; i++) fcntl(wake[i], F_SETFL, O_NONBLOCK);
   for (int i = 0; i < 2; i++) fcntl(wake[i], F_SETFD, FD_CLOEXEC);
   interrupting_signal = 0;
@@ -82,6 +85,8 @@ static void restore_handlers(const struct saved_handlers* saved) {
   close(wake[0]);
   close(wake[1]);
   wake[0] = wake[1] = -1;
+  if (null_input >= 0) close(null_input);
+  null_input = -1;
 }
 
 /* ---- starting a task ---------------------------------------------------- */
@@ -109,7 +114,6 @@ static void become_task_process(pid_t harness, const struct adc_task_run* run, c
     if (slots[i].verdict_fd >= 0) close(slots[i].verdict_fd);
     if (slots[i].output_fd >= 0) close(slots[i].output_fd);
   }
-  int null_input = open("/dev/null", O_RDONLY);
   if (null_input >= 0) dup2(null_input, STDIN_FILENO);
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);

@@ -1,0 +1,62 @@
+#include "report/journal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+struct adc_journal {
+  FILE* file;
+  char path[4200];
+  const struct adc_session* session;
+};
+
+static void write_line(struct adc_journal* journal, cJSON* object) {
+  char* text = cJSON_PrintUnformatted(object);
+  if (text != NULL) {
+    fputs(text, journal->file);
+    fputc('\n', journal->file);
+    /* In the kernel's hands at once: a harness killed next loses nothing. */
+    fflush(journal->file);
+  }
+  free(text);
+  cJSON_Delete(object);
+}
+
+struct adc_journal* adc_journal_open(const char* report_path, const struct adc_session* session,
+                                     size_t n_cases, struct adc_error* error) {
+  struct adc_journal* journal = calloc(1, sizeof(*journal));
+  if (journal == NULL) {
+    adc_fail(error, "out of memory");
+    return NULL;
+  }
+  snprintf(journal->path, sizeof(journal->path), "%s.journal", report_path);
+  journal->file = fopen(journal->path, "w");
+  if (journal->file == NULL) {
+    adc_fail(error, "cannot write the journal '%s': %s", journal->path, strerror(errno));
+    free(journal);
+    return NULL;
+  }
+  journal->session = session;
+  cJSON* header = cJSON_CreateObject();
+  cJSON_AddStringToObject(header, "journal_of", "adc-conform " ADC_VERSION);
+  cJSON_AddStringToObject(header, "device", session->device->name);
+  cJSON_AddNumberToObject(header, "planned_cases", (double)n_cases);
+  write_line(journal, header);
+  return journal;
+}
+
+void adc_journal_add(struct adc_journal* journal, const struct adc_case* c,
+                     const struct adc_task_result* result) {
+  write_line(journal, adc_case_json(journal->session, c, result));
+}
+
+void adc_journal_close(struct adc_journal* journal, bool report_written) {
+  if (journal == NULL) return;
+  fclose(journal->file);
+  if (report_written) unlink(journal->path);
+  free(journal);
+}

@@ -1,0 +1,25 @@
+/* The journal of a run: beside the JSON report, at <report>.journal, one
+ * JSON line per case as it ends (JSON Lines), written at once.  A harness
+ * killed from outside, which cannot write its report, leaves every case it
+ * finished there.  It is removed once the report is written. */
+#ifndef ADC_JOURNAL_H
+#define ADC_JOURNAL_H
+
+#include <stdbool.h>
+
+#include "runner/session.h"
+#include "support/error.h"
+
+struct adc_journal;
+
+/* Opens the journal of the report at `report_path`, beginning with a line
+ * that says what the run is.  Returns NULL with the reason. */
+struct adc_journal* adc_journal_open(const char* report_path, const struct adc_session* session,
+                                     size_t n_cases, struct adc_error* error);
+/* Adds one ended case. */
+void adc_journal_add(struct adc_journal* journal, const struct adc_case* c,
+                     const struct adc_task_result* result);
+/* Closes the journal; removes it when the report replacing it was written. */
+void adc_journal_close(struct adc_journal* journal, bool report_written);
+
+#endif /* ADC_JOURNAL_H */
