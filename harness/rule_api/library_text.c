@@ -8,6 +8,12 @@
 #include "support/utf8.h"
 
 const char* adc_library_text(const char* text, char* out, size_t size) {
+  bool well_formed;
+  return adc_library_text_checked(text, out, size, &well_formed);
+}
+
+const char* adc_library_text_checked(const char* text, char* out, size_t size, bool* well_formed) {
+  *well_formed = true;
   if (text == NULL) return NULL;
   char copy[ADC_LIBRARY_TEXT_LIMIT + 1];
   size_t readable = adc_copy_readable(copy, text, ADC_LIBRARY_TEXT_LIMIT);
@@ -26,5 +32,6 @@ const char* adc_library_text(const char* text, char* out, size_t size) {
     ending = note;
   }
   snprintf(out, size, "%s%s%s", copy, ending, utf8 ? "" : " (not UTF-8: such bytes shown as '?')");
+  *well_formed = terminated && utf8;
   return out;
 }

@@ -5,6 +5,7 @@
 #ifndef ADC_LIBRARY_TEXT_H
 #define ADC_LIBRARY_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Bytes read at most. */
@@ -15,5 +16,9 @@
  * saying so, and saying when no NUL came within the limit or the memory
  * became unreadable before one.  Returns `out`, or NULL for NULL. */
 const char* adc_library_text(const char* text, char* out, size_t size);
+
+/* The same, also telling whether the text was well formed: NUL-terminated
+ * within the limit, in readable memory, UTF-8. */
+const char* adc_library_text_checked(const char* text, char* out, size_t size, bool* well_formed);
 
 #endif /* ADC_LIBRARY_TEXT_H */

@@ -100,6 +100,26 @@ struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, i
   return out;
 }
 
+const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, char* text, size_t size,
+                                     bool* well_formed) {
+  *well_formed = true;
+  if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
+  struct ArrowDeviceArray* out = new_output(ctx, sizeof(*out), "ArrowDeviceArray", "ExportBatchFromJson");
+  if (out == NULL) return NULL;
+  const char* message =
+      adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson
+          ? ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array)
+          : ctx->library->functions.ExportDeviceBatchFromJson(
+                ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
+  if (!adc_output_slot_intact(ctx, out)) return NULL;
+  if (message != NULL) return adc_library_text_checked(message, text, size, well_formed);
+  /* Something was exported: give it back, unless release was never set. */
+  void (*unwritten)(struct ArrowArray*);
+  memset(&unwritten, ADC_FILL_BYTE, sizeof(unwritten));
+  if (out->array.release != NULL && out->array.release != unwritten) out->array.release(&out->array);
+  return NULL;
+}
+
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {
   if (!adc_can_call(ctx, ADC_EP_BytesAllocated)) return false;
   *bytes = ctx->library->functions.BytesAllocated();

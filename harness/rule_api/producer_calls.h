@@ -44,6 +44,15 @@ struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch);
  * for rules on the members ArrowDeviceArray adds. */
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch);
 
+/* ExportBatchFromJson (its device form off the CPU) for batch `batch`,
+ * which the fixture does not have: the producer should decline.  Returns its
+ * message, read with a bound into `text`, with `well_formed` telling whether
+ * it was NUL-terminated UTF-8; or NULL when it exported something anyway
+ * (released here when it can be).  NULL with a verdict when the call
+ * cannot be made. */
+const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, char* text, size_t size,
+                                     bool* well_formed);
+
 /* BytesAllocated into `bytes`. */
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes);
 
