@@ -75,7 +75,8 @@ static void schema_release_exactly_once(struct adc_case_context* ctx) {
 }
 
 static const char wrote_message[] =
-    "the consumer wrote to an exported buffer, which both sides should treat as immutable";
+    "the consumer wrote to an exported buffer, which both sides should "
+    "treat as immutable";
 
 static void buffers_not_written(struct adc_case_context* ctx) {
   static const struct adc_feed_layout read_only = {.read_only_buffers = true};
@@ -163,16 +164,16 @@ static const struct adc_fixture_filter with_nulls = {arrow_json_has_nulls, "null
 static const struct adc_fixture_filter with_values = {arrow_json_has_values, "at least one non-null value"};
 
 static const char release_base_sentence[] =
-    "Consumers MUST call a base structure's release callback when they won't be using it anymore";
+    "Consumers MUST call a base structure's release callback when "
+    "they won't be using it anymore";
 
 static const struct adc_rule rules[] = {
     {
         .id = "consumer.release.exactly_once",
         .clause = "Release callback semantics -- for consumers",
         .sentence = release_base_sentence,
-        .method =
-            "Hands the consumer an instrumented export and counts calls of its release callback when Import "
-            "returns: exactly one.",
+        .method = "Hands the consumer an instrumented export and counts calls of its release callback when "
+                  "Import returns: exactly one.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -183,9 +184,8 @@ static const struct adc_rule rules[] = {
         .clause = "Release callback semantics -- for consumers",
         .sentence = "they MUST not call any of its children's release callbacks (including the optional "
                     "dictionary).",
-        .method = "Hands the consumer an instrumented export and checks no child or dictionary was released "
-                  "in place "
-                  "other than by its parent.",
+        .method = "Hands the consumer an instrumented export and checks no child or dictionary was "
+                  "released in place other than by its parent.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -195,9 +195,8 @@ static const struct adc_rule rules[] = {
         .id = "consumer.schema.release.exactly_once",
         .clause = "Release callback semantics -- for consumers",
         .sentence = release_base_sentence,
-        .method =
-            "Hands the consumer an instrumented schema and counts calls of its release callback when Import "
-            "returns: exactly one.",
+        .method = "Hands the consumer an instrumented schema and counts calls of its release callback when "
+                  "Import returns: exactly one.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportSchemaAndCompareToJson),
@@ -206,9 +205,9 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.buffers.not_written",
         .clause = "Mutability",
-        .sentence =
-            "Both the producer and the consumer SHOULD consider the exported data (that is, the data "
-            "reachable on the device through the buffers member of the embedded ArrowArray) to be immutable",
+        .sentence = "Both the producer and the consumer SHOULD consider the exported data (that is, the "
+                    "data reachable on the device through the buffers member of the embedded ArrowArray) "
+                    "to be immutable",
         .method = "Exports every buffer on read-only pages; a write faults and is reported.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_SHOULD,
@@ -219,11 +218,10 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.offset.handled",
         .clause = "The ArrowArray structure",
-        .sentence = "Consumers MAY decide not to support non-0-offset arrays, but they should document this "
-                    "limitation.",
-        .method = "Exports int32 columns with 3 padding rows and offset 3; the consumer must find the batch "
-                  "equal to "
-                  "the fixture.",
+        .sentence = "Consumers MAY decide not to support non-0-offset arrays, but they should document "
+                    "this limitation.",
+        .method = "Exports int32 columns with 3 padding rows and offset 3; the consumer must find the "
+                  "batch equal to the fixture.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_SHOULD,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -234,9 +232,8 @@ static const struct adc_rule rules[] = {
         .id = "consumer.null_count.unknown_handled",
         .clause = "The ArrowArray structure",
         .sentence = "Mandatory. The number of null items in the array. MAY be -1 if not yet computed.",
-        .method =
-            "Exports null_count -1 wherever a validity buffer is present; the consumer must find the batch "
-            "equal to the fixture.",
+        .method = "Exports null_count -1 wherever a validity buffer is present; the consumer must find the "
+                  "batch equal to the fixture.",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -246,11 +243,10 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.compare.detects_mismatch",
         .clause = "Integration testing (C Data Interface)",
-        .sentence =
-            "It validates that both record batches are equal, and then releases the imported record batch.",
-        .method =
-            "Exports a batch with one value altered; the consumer must report a difference (else no consumer "
-            "verdict can be trusted).",
+        .sentence = "It validates that both record batches are equal, and then releases the imported "
+                    "record batch.",
+        .method = "Exports a batch with one value altered; the consumer must report a difference (else no "
+                  "consumer verdict can be trusted).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),

@@ -51,9 +51,8 @@ static const struct adc_rule rules[] = {
         .id = "schema.format.matches_fixture",
         .clause = "The ArrowSchema structure",
         .sentence = "Mandatory. A null-terminated, UTF8-encoded string describing the data type.",
-        .method =
-            "Compares the exported schema with the fixture: format, name, nullability, children, dictionary, "
-            "no metadata.",
+        .method = "Compares the exported schema with the fixture: format, name, nullability, children, "
+                  "dictionary, no metadata.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportSchemaFromJson),
@@ -62,11 +61,10 @@ static const struct adc_rule rules[] = {
     {
         .id = "array.data.matches_fixture",
         .clause = "The ArrowArray structure",
-        .sentence =
-            "The producer MUST ensure that each contiguous buffer is large enough to represent length + "
-            "offset values encoded according to the Columnar format specification.",
-        .method = "Compares every exported batch with the fixture: lengths, buffer counts, validity, values, "
-                  "offsets, null_count, children and dictionaries.",
+        .sentence = "The producer MUST ensure that each contiguous buffer is large enough to represent "
+                    "length + offset values encoded according to the Columnar format specification.",
+        .method = "Compares every exported batch with the fixture: lengths, buffer counts, validity, "
+                  "values, offsets, null_count, children and dictionaries.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),
@@ -76,8 +74,8 @@ static const struct adc_rule rules[] = {
         .id = "schema.release.independent_of_array",
         .clause = "Member allocation",
         .sentence = "any data pointed to by the struct MUST be allocated and maintained by the producer.",
-        .method = "Exports schema and batch, releases the schema first and checks the batch still equals the "
-                  "fixture.",
+        .method = "Exports schema and batch, releases the schema first and checks the batch still equals "
+                  "the fixture.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson),

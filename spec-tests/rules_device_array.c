@@ -82,12 +82,10 @@ static const struct adc_rule rules[] = {
     {
         .id = "device_array.reserved.zeroed",
         .clause = "The ArrowDeviceArray structure",
-        .sentence =
-            "These bytes MUST be zero'd out after initialization by the producer in order to ensure safe "
-            "evolution of the ABI in the future.",
-        .method =
-            "Fills the output with 0xA5 bytes, exports every batch with ExportDeviceBatchFromJson and checks "
-            "reserved[0..2] are 0.",
+        .sentence = "These bytes MUST be zero'd out after initialization by the producer in order to "
+                    "ensure safe evolution of the ABI in the future.",
+        .method = "Fills the output with 0xA5 bytes, exports every batch with ExportDeviceBatchFromJson "
+                  "and checks reserved[0..2] are 0.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
@@ -97,9 +95,8 @@ static const struct adc_rule rules[] = {
         .id = "device_array.device_type.matches_request",
         .clause = "The ArrowDeviceArray structure",
         .sentence = "Mandatory. The type of the device which can access the buffers in the array.",
-        .method =
-            "Exports every batch to the device under test and checks device_type is the ARROW_DEVICE_* value "
-            "requested.",
+        .method = "Exports every batch to the device under test and checks device_type is the "
+                  "ARROW_DEVICE_* value requested.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
@@ -120,8 +117,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "device_array.sync_event.null_on_cpu",
         .clause = "Synchronization event types",
-        .sentence =
-            "If no event type is supported (\"N/A\"), then the sync_event member should always be null.",
+        .sentence = "If no event type is supported (\"N/A\"), then the sync_event member should always be "
+                    "null.",
         .method = "Exports every batch to the device and checks sync_event is NULL (MUST: see erratum E4).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,

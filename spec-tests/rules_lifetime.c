@@ -36,9 +36,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "array.release.no_leak",
         .clause = "Release callback semantics -- for producers",
-        .sentence =
-            "The release callback MUST free any data area directly owned by the structure (such as the "
-            "buffers and children members).",
+        .sentence = "The release callback MUST free any data area directly owned by the structure (such as "
+                    "the buffers and children members).",
         .method = "After a warm-up round, exports and releases the schema and every batch and checks "
                   "BytesAllocated() is back to its value before.",
         .role = ADC_ROLE_PRODUCER,

@@ -13,8 +13,9 @@
 #include "rule_api/producer_calls.h"
 
 static const char moved_from_message[] =
-    "the producer touched the moved-from ArrowArray after the consumer moved it; the release "
-    "callback must not assume the structure stays where it was produced";
+    "the producer touched the moved-from ArrowArray after the "
+    "consumer moved it; the release callback must not assume the "
+    "structure stays where it was produced";
 
 /* Moves `size` bytes (the whole structure the producer filled) to the
  * heap and marks the source released, without calling its callback. */
@@ -118,20 +119,18 @@ static const struct adc_fixture_filter with_top_level_dictionary = {has_top_leve
                                                                     "a dictionary-encoded top-level column"};
 
 static const char move_children_sentence[] =
-    "It is also possible to move one or several child arrays, but the parent ArrowArray structure MUST be "
-    "released "
-    "immediately afterwards, as it won't point to valid child arrays anymore.";
+    "It is also possible to move one or several child arrays, but "
+    "the parent ArrowArray structure MUST be released immediately "
+    "afterwards, as it won't point to valid child arrays anymore.";
 
 static const struct adc_rule rules[] = {
     {
         .id = "array.move.base_relocatable",
         .clause = "Moving an array",
-        .sentence =
-            "The release callback MUST not assume that the structure will be located at the same memory "
-            "location as when it was originally produced.",
+        .sentence = "The release callback MUST not assume that the structure will be located at the same "
+                    "memory location as when it was originally produced.",
         .method = "Exports into a struct on its own page, copies it bitwise, makes the page inaccessible, "
-                  "then reads "
-                  "and releases the copy.",
+                  "then reads and releases the copy.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),
@@ -141,8 +140,8 @@ static const struct adc_rule rules[] = {
         .id = "array.move.child_outlives_parent",
         .clause = "Moving child arrays",
         .sentence = move_children_sentence,
-        .method =
-            "Moves every column out of the batch, releases the batch, then checks and releases each column.",
+        .method = "Moves every column out of the batch, releases the batch, then checks and releases each "
+                  "column.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),
@@ -152,9 +151,8 @@ static const struct adc_rule rules[] = {
         .id = "array.move.dictionary_outlives_parent",
         .clause = "Moving child arrays",
         .sentence = move_children_sentence,
-        .method = "Moves a dictionary-encoded column out of the batch and its dictionary out of the column, "
-                  "releases "
-                  "both parents, then checks and releases the dictionary.",
+        .method = "Moves a dictionary-encoded column out of the batch and its dictionary out of the "
+                  "column, releases both parents, then checks and releases the dictionary.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),

@@ -24,9 +24,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "plugin.export.declines_missing_batch",
         .clause = "Plugin ABI",
-        .sentence =
-            "Conventions: functions returning const char* return NULL on success, else a UTF-8 message "
-            "owned by the library and valid until its next call.",
+        .sentence = "Conventions: functions returning const char* return NULL on success, else a UTF-8 "
+                    "message owned by the library and valid until its next call.",
         .method = "Asks for the batch after the fixture's last one: the producer must decline it with a "
                   "NUL-terminated UTF-8 message (read with a bound of 4096 bytes).",
         .role = ADC_ROLE_PRODUCER,

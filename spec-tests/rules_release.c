@@ -67,9 +67,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "array.release.sets_null",
         .clause = "Release callback semantics -- for producers",
-        .sentence =
-            "The release callback MUST mark the structure as released, by setting its release member to "
-            "NULL.",
+        .sentence = "The release callback MUST mark the structure as released, by setting its release "
+                    "member to NULL.",
         .method = "Exports every batch, calls its release callback and checks release is NULL afterwards.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
@@ -79,9 +78,8 @@ static const struct adc_rule rules[] = {
     {
         .id = "schema.release.sets_null",
         .clause = "Release callback semantics -- for producers",
-        .sentence =
-            "The release callback MUST mark the structure as released, by setting its release member to "
-            "NULL.",
+        .sentence = "The release callback MUST mark the structure as released, by setting its release "
+                    "member to NULL.",
         .method = "Exports the schema, calls its release callback and checks release is NULL afterwards.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
