@@ -360,13 +360,12 @@ static int poll_timeout_ms(const struct run_state* state, double now) {
 static void wait_for_events(struct run_state* state, struct pollfd* fds, struct slot** owners) {
   int n_fds = 0;
   fds[n_fds++] = (struct pollfd){wake[0], POLLIN, 0};
+  /* Only output is read as it comes, since a process can write more than a
+   * pipe holds; a verdict record fits in one and is read when the task
+   * ends, which spares a wake-up per task. */
   for (int s = 0; s < state->n_slots; s++) {
     struct slot* slot = &state->slots[s];
     if (slot->pid == 0) continue;
-    if (slot->verdict_fd >= 0) {
-      fds[n_fds] = (struct pollfd){slot->verdict_fd, POLLIN, 0};
-      owners[n_fds++] = slot;
-    }
     if (slot->output_fd >= 0) {
       fds[n_fds] = (struct pollfd){slot->output_fd, POLLIN, 0};
       owners[n_fds++] = slot;
@@ -378,7 +377,6 @@ static void wait_for_events(struct run_state* state, struct pollfd* fds, struct 
   for (int i = 1; i < n_fds; i++) {
     if (fds[i].revents == 0) continue;
     struct slot* slot = owners[i];
-    if (fds[i].fd == slot->verdict_fd) drain(slot, &slot->verdict_fd);
     if (fds[i].fd == slot->output_fd) drain(slot, &slot->output_fd);
   }
 }
@@ -425,9 +423,9 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   if (adc_become_subreaper(error) != 0) return -1;
   state.slots = calloc((size_t)state.n_slots, sizeof(*state.slots));
   state.running = calloc((size_t)state.n_slots, sizeof(*state.running));
-  /* The wake pipe, then two pipes per running task: its verdict and its output. */
-  struct pollfd* fds = calloc(1 + 2 * (size_t)state.n_slots, sizeof(*fds));
-  struct slot** owners = calloc(1 + 2 * (size_t)state.n_slots, sizeof(*owners));
+  /* The wake pipe, then the output pipe of each running task. */
+  struct pollfd* fds = calloc(1 + (size_t)state.n_slots, sizeof(*fds));
+  struct slot** owners = calloc(1 + (size_t)state.n_slots, sizeof(*owners));
   struct saved_handlers saved;
   int status = state.slots && state.running && fds && owners ? install_handlers(&saved, error)
                                                              : adc_fail(error, "out of memory");
