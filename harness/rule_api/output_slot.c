@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "rule_api/guard.h"
+#include "support/pages.h"
 
 /* What the bytes before a structure hold until the library is called. */
 #define BEFORE_PATTERN 0xC7
@@ -23,12 +24,8 @@ struct slot_record {
 static struct slot_record slots[MAX_SLOTS];
 static size_t n_slots;
 
-static size_t page_size(void) {
-  return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 static struct slot_record* record_of(const void* slot) {
-  uintptr_t page = (uintptr_t)slot / page_size() * page_size();
+  uintptr_t page = (uintptr_t)slot / adc_page_size() * adc_page_size();
   for (size_t i = 0; i < n_slots; i++) {
     if ((uintptr_t)slots[i].page == page) return &slots[i];
   }
@@ -37,7 +34,7 @@ static struct slot_record* record_of(const void* slot) {
 
 void* adc_output_slot_new(struct adc_case_context* ctx, size_t size, const char* structure,
                           const char* entry_point) {
-  size_t page = page_size();
+  size_t page = adc_page_size();
   unsigned char* pages = n_slots < MAX_SLOTS && size <= page
                              ? mmap(NULL, 3 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
                              : MAP_FAILED;
@@ -61,7 +58,7 @@ void* adc_output_slot_new(struct adc_case_context* ctx, size_t size, const char*
 
 bool adc_output_slot_intact(struct adc_case_context* ctx, const void* slot) {
   const struct slot_record* record = record_of(slot);
-  size_t before = page_size() - record->size;
+  size_t before = adc_page_size() - record->size;
   for (size_t i = 0; i < before; i++) {
     if (record->page[i] != BEFORE_PATTERN) {
       adc_crash(ctx, "%s (%zu bytes before it)", record->wrote_before, before - i);
@@ -77,6 +74,6 @@ size_t adc_output_slot_size(const void* slot) {
 
 void adc_output_slot_seal(const void* slot, enum adc_status status, const char* message) {
   const struct slot_record* record = record_of(slot);
-  mprotect(record->page, page_size(), PROT_NONE);
-  adc_guard_add(record->page, page_size(), status, message);
+  mprotect(record->page, adc_page_size(), PROT_NONE);
+  adc_guard_add(record->page, adc_page_size(), status, message);
 }

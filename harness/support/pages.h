@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+/* The size of a memory page. */
+size_t adc_page_size(void);
+
 /* The whole pages covering [start, start + size): their first byte and
  * their length. */
 struct adc_page_span {

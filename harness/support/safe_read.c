@@ -1,5 +1,7 @@
 #include "support/safe_read.h"
 
+#include "support/pages.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -21,7 +23,7 @@ static int page_is_readable(const void* address) {
  * short count rather than a SIGSEGV; remote pieces split at page boundaries
  * make the count stop exactly there. */
 size_t adc_copy_readable(void* destination, const void* source, size_t size) {
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t page = (uintptr_t)adc_page_size();
   struct iovec remote[16];
   int n_remote = 0;
   uintptr_t at = (uintptr_t)source;
