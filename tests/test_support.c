@@ -115,14 +115,8 @@ size_t processes_left_behind(double grace_seconds) {
     struct timespec pause = {0, 10000000};
     nanosleep(&pause, NULL);
   }
-  size_t left = adc_kill_orphans(NULL, 0);
-  for (int round = 0; round < 100 && adc_list_children(NULL, 0) > 0; round++) {
-    while (waitpid(-1, NULL, WNOHANG) > 0) continue;
-    adc_kill_orphans(NULL, 0);
-    struct timespec pause = {0, 10000000};
-    nanosleep(&pause, NULL);
-  }
-  while (waitpid(-1, NULL, WNOHANG) > 0) continue;
+  size_t left = adc_list_children(NULL, 0);
+  adc_kill_all_orphans(1.0);
   return left;
 }
 

@@ -23,7 +23,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   ctx.fixture = &c->fixture->model;
   adc_guard_install(send_fault_verdict);
 
-  const struct adc_side* side = c->rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
+  const struct adc_side* side = adc_side_tested_by(session, c->rule);
   struct adc_library library;
   struct adc_error error;
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {

@@ -18,6 +18,10 @@ static bool applies(const struct adc_rule* rule, const struct adc_device* device
   return rule->fixtures == NULL || rule->fixtures->holds(&fixture->model);
 }
 
+const struct adc_side* adc_side_tested_by(const struct adc_session* session, const struct adc_rule* rule) {
+  return rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
+}
+
 size_t adc_plan_cases(const struct adc_session* session, const char* const* filters, int n_filters,
                       struct adc_case** out) {
   struct adc_case* cases = calloc(adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
@@ -25,7 +29,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
   /* A device known by name but without data operations runs nothing. */
   for (size_t r = 0; r < adc_rule_count() && adc_device_has_operations(session->device); r++) {
     const struct adc_rule* rule = adc_rule_at(r);
-    const struct adc_side* side = rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
+    const struct adc_side* side = adc_side_tested_by(session, rule);
     if (!side->tested) continue;
     for (size_t f = 0; f < session->n_fixtures; f++) {
       const struct adc_fixture* fixture = &session->fixtures[f];

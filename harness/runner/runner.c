@@ -31,10 +31,6 @@ static void on_task_result(size_t task_index, const struct adc_task_result* resu
   if (observation->observer != NULL) observation->observer(task->c, result, observation->context);
 }
 
-static const struct adc_side* side_of(const struct adc_session* session, const struct adc_case* c) {
-  return c->rule->role == ADC_ROLE_PRODUCER ? &session->producer : &session->consumer;
-}
-
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
                   struct adc_task_result* results, adc_case_observer observer, void* context,
                   struct adc_error* error) {
@@ -49,7 +45,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
   }
   size_t n_tasks = 0;
   for (size_t i = 0; i < n_cases; i++) {
-    const struct adc_side* side = side_of(session, &cases[i]);
+    const struct adc_side* side = adc_side_tested_by(session, cases[i].rule);
     if (side->load_misbehaved) {
       results[i] = side->load_verdict;
       results[i].seconds = 0; /* the case never ran */

@@ -43,6 +43,9 @@ struct adc_session {
   size_t memory_limit_mib; /* --memory-limit; 0 when not given */
 };
 
+/* The side a rule tests: the producer for producer rules, else the consumer. */
+const struct adc_side* adc_side_tested_by(const struct adc_session* session, const struct adc_rule* rule);
+
 struct adc_case {
   const struct adc_rule* rule;
   const struct adc_fixture* fixture;
