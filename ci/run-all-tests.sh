@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test: the formatting check, the Check suites on a normal build and on
-# an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair under
-# Valgrind memcheck with zero reports, and the CPU-run benchmark.
+# an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
+# every device (the simulated device's worker threads included) under
+# ThreadSanitizer, the reference pair under Valgrind memcheck with zero
+# reports, and the CPU-run benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
@@ -19,6 +21,13 @@ echo "== ASan + UBSan build: Check suites =="
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 ctest --preset asan
+
+echo "== ThreadSanitizer build: the reference pair on every device, the device layer =="
+# Only these: the broken and misbehaving libraries race on purpose.  A race
+# halts the case, which then ends crash and fails the test.
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j"$jobs"
+ctest --preset tsan
 
 echo "== Valgrind memcheck: harness and reference pair =="
 ci/valgrind-reference.sh build/valgrind

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the reference pair under Valgrind memcheck, following every case's
+# Runs the reference pair on every device under Valgrind memcheck, following every case's
 # child process, and fails on any error or definite leak report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ log_dir="$(mktemp -d)"
 valgrind --quiet --tool=memcheck --trace-children=yes --child-silent-after-fork=no \
   --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
   --error-exitcode=99 --log-file="$log_dir/memcheck.%p.log" \
-  "$build_dir/adc-conform" --producer reference --consumer reference --jobs 1 --timeout 60 >"$log_dir/run.txt"
+  "$build_dir/adc-conform" --producer reference --consumer reference --device all --jobs 1 --timeout 60 >"$log_dir/run.txt"
 tail -3 "$log_dir/run.txt"
 reports=$(cat "$log_dir"/memcheck.*.log | grep -c "^==[0-9]*== ." || true)
 if [ "$reports" -ne 0 ]; then

@@ -5,19 +5,50 @@
  * through `private_data` and frees them in its release callback (spec:
  * "Release callback semantics -- for producers").  No pointer in a structure
  * points into the structure itself, so a consumer may move it (spec: "Moving
- * an array"). */
+ * an array").
+ *
+ * Buffers are built on the host and handed to the target device's upload
+ * (reference_device.h); on the CPU that is the host buffer itself.  Every
+ * structure of one export shares the device stream that fills its buffers,
+ * and the last structure released closes it. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "reference_core.h"
+#include "reference_device.h"
 
 #define MAX_BUFFERS 3
 
+/* The device and stream of one export, shared by all its structures. */
+struct export_target {
+  const struct ref_device* device;
+  struct ref_stream* stream;
+  atomic_int structures; /* structures not yet released */
+};
+
 struct array_private {
-  void* buffers[MAX_BUFFERS];
+  struct export_target* target;
+  void* buffers[MAX_BUFFERS]; /* device memory */
   struct ArrowArray* child_structs;
   struct ArrowArray** child_pointers;
   struct ArrowArray* dictionary_struct;
 };
+
+static struct array_private* new_payload(struct export_target* target) {
+  struct array_private* payload = ref_calloc(1, sizeof(*payload));
+  if (payload == NULL) return NULL;
+  payload->target = target;
+  atomic_fetch_add(&target->structures, 1);
+  return payload;
+}
+
+/* A structure is gone: the last one closes the stream (which waits for any
+ * work still queued on it). */
+static void drop_target(struct export_target* target) {
+  if (atomic_fetch_sub(&target->structures, 1) != 1) return;
+  target->device->close_stream(target->stream);
+  ref_free(target);
+}
 
 static void release_array(struct ArrowArray* array) {
   struct array_private* payload = array->private_data;
@@ -34,24 +65,36 @@ static void release_array(struct ArrowArray* array) {
   }
   /* spec: "The release callback MUST free any data area directly owned by
    * the structure (such as the buffers and children members)." */
-  for (int i = 0; i < MAX_BUFFERS; i++) ref_free(payload->buffers[i]);
+  struct export_target* target = payload->target;
+  for (int i = 0; i < MAX_BUFFERS; i++) {
+    if (payload->buffers[i] != NULL) target->device->free_buffer(target->stream, payload->buffers[i]);
+  }
   ref_free(payload->child_structs);
   ref_free(payload->child_pointers);
   ref_free(payload->dictionary_struct);
   ref_free(payload);
+  drop_target(target);
   /* spec: "The release callback MUST mark the structure as released, by
    * setting its release member to NULL." */
   array->release = NULL;
 }
 
-/* A zeroed buffer of `size` bytes, owned by `payload`.  spec: buffers "MAY be
- * null ... if the size in bytes of the corresponding buffer would be 0". */
-static int new_buffer(struct array_private* payload, int index, size_t size, void** out) {
-  *out = NULL;
-  if (size == 0) return 0;
-  payload->buffers[index] = ref_calloc(1, size);
-  *out = payload->buffers[index];
-  return *out == NULL ? -1 : 0;
+/* A zeroed host buffer of `size` bytes to fill, or NULL when out of memory. */
+static void* new_host_buffer(size_t size) {
+  return ref_calloc(1, size ? size : 1);
+}
+
+/* Hands the filled host buffer to the device as buffer `index` (spec:
+ * "Memory management": only the buffers live on the device).  spec: buffers
+ * "MAY be null ... if the size in bytes of the corresponding buffer would be
+ * 0". */
+static int place(struct array_private* payload, int index, void* host, size_t size) {
+  if (size == 0) {
+    ref_free(host);
+    return 0;
+  }
+  payload->buffers[index] = payload->target->device->upload(payload->target->stream, host, size);
+  return payload->buffers[index] == NULL ? -1 : 0;
 }
 
 /* The validity bitmap (spec: "null bitmap buffer"), left NULL when every row
@@ -61,41 +104,44 @@ static int64_t fill_validity(struct array_private* payload, const struct arrow_j
   int64_t nulls = 0;
   for (int64_t i = 0; i < column->length; i++) nulls += !column->validity[i];
   if (nulls == 0) return 0;
-  uint8_t* bitmap;
-  if (new_buffer(payload, 0, (size_t)(column->length + 7) / 8, (void**)&bitmap) != 0) return -1;
+  size_t size = (size_t)(column->length + 7) / 8;
+  uint8_t* bitmap = new_host_buffer(size);
+  if (bitmap == NULL) return -1;
   for (int64_t i = 0; i < column->length; i++) {
     if (column->validity[i]) bitmap[i / 8] |= (uint8_t)(1u << (i % 8));
   }
-  return nulls;
+  return place(payload, 0, bitmap, size) == 0 ? nulls : -1;
 }
 
 /* Fixed-width values, one per row (spec: Columnar format, "Fixed-size
  * Primitive Layout"); rows under a null hold 0. */
 static int fill_ints(struct array_private* payload, const struct arrow_json_type* type,
                      const struct arrow_json_column* column) {
-  void* data;
-  if (new_buffer(payload, 1, (size_t)column->length * (size_t)(type->bit_width / 8), &data) != 0) return -1;
+  size_t size = (size_t)column->length * (size_t)(type->bit_width / 8);
+  void* data = new_host_buffer(size);
+  if (data == NULL) return -1;
   for (int64_t i = 0; i < column->length; i++)
     arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
-  return 0;
+  return place(payload, 1, data, size);
 }
 
 /* utf8: length + 1 int32 offsets, then the characters (spec: Columnar
  * format, "Variable-size Binary Layout"). */
 static int fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
-  void* offsets;
-  void* bytes;
   size_t offsets_size = (size_t)(column->length + 1) * sizeof(int32_t);
-  if (new_buffer(payload, 1, offsets_size, &offsets) != 0) return -1;
+  void* offsets = new_host_buffer(offsets_size);
+  if (offsets == NULL) return -1;
   memcpy(offsets, column->offsets, offsets_size);
-  if (new_buffer(payload, 2, (size_t)column->n_bytes, &bytes) != 0) return -1;
+  if (place(payload, 1, offsets, offsets_size) != 0) return -1;
+  void* bytes = new_host_buffer((size_t)column->n_bytes);
+  if (bytes == NULL) return -1;
   if (column->n_bytes > 0) memcpy(bytes, column->bytes, (size_t)column->n_bytes);
-  return 0;
+  return place(payload, 2, bytes, (size_t)column->n_bytes);
 }
 
-static int export_node(const struct arrow_json_file* file, const struct arrow_json_field* field,
-                       const struct arrow_json_type* type, const struct arrow_json_column* column,
-                       struct ArrowArray* out);
+static int export_node(const struct arrow_json_file* file, struct export_target* target,
+                       const struct arrow_json_field* field, const struct arrow_json_type* type,
+                       const struct arrow_json_column* column, struct ArrowArray* out);
 
 static int export_children(const struct arrow_json_file* file, struct array_private* payload,
                            const struct arrow_json_field* fields, const struct arrow_json_column* columns,
@@ -110,16 +156,17 @@ static int export_children(const struct arrow_json_file* file, struct array_priv
      * its dictionary. */
     const struct arrow_json_type* type = field->is_dictionary ? &field->index_type : &field->type;
     payload->child_pointers[i] = &payload->child_structs[i];
-    if (export_node(file, field, type, &columns[i], &payload->child_structs[i]) != 0) return -1;
+    if (export_node(file, payload->target, field, type, &columns[i], &payload->child_structs[i]) != 0)
+      return -1;
   }
   return 0;
 }
 
 /* Exports one column (or, with `field` NULL, a dictionary's values). */
-static int export_node(const struct arrow_json_file* file, const struct arrow_json_field* field,
-                       const struct arrow_json_type* type, const struct arrow_json_column* column,
-                       struct ArrowArray* out) {
-  struct array_private* payload = ref_calloc(1, sizeof(*payload));
+static int export_node(const struct arrow_json_file* file, struct export_target* target,
+                       const struct arrow_json_field* field, const struct arrow_json_type* type,
+                       const struct arrow_json_column* column, struct ArrowArray* out) {
+  struct array_private* payload = new_payload(target);
   if (payload == NULL) return -1;
   int64_t n_children = type->kind == ARROW_JSON_STRUCT ? field->n_children : 0;
   *out = (struct ArrowArray){
@@ -150,17 +197,18 @@ static int export_node(const struct arrow_json_file* file, const struct arrow_js
   payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowArray));
   if (payload->dictionary_struct == NULL) return -1;
   out->dictionary = payload->dictionary_struct;
-  return export_node(file, NULL, &field->type, arrow_json_dictionary_values(file, field), out->dictionary);
+  return export_node(file, target, NULL, &field->type, arrow_json_dictionary_values(file, field),
+                     out->dictionary);
 }
 
-const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index,
-                             struct ArrowArray* out) {
-  if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
+/* Batch `batch_index` with its buffers on `target`'s device. */
+static const char* export_batch(const struct arrow_json_file* file, int64_t batch_index,
+                                struct export_target* target, struct ArrowArray* out) {
   const struct arrow_json_batch* batch = &file->batches[batch_index];
 
   /* spec: "Record batches": a struct array with no validity buffer and one
    * child per column. */
-  struct array_private* payload = ref_calloc(1, sizeof(*payload));
+  struct array_private* payload = new_payload(target);
   if (payload == NULL) return "out of memory";
   struct ArrowArray array = {
       .length = batch->length,
@@ -181,21 +229,63 @@ const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_i
   return NULL;
 }
 
+/* A target on `device_id` of `device`, with its stream open; NULL with the
+ * reason in `*error`. */
+static struct export_target* open_target(const struct ref_device* device, int64_t device_id,
+                                         const char** error) {
+  struct export_target* target = ref_calloc(1, sizeof(*target));
+  if (target == NULL) {
+    *error = "out of memory";
+    return NULL;
+  }
+  target->device = device;
+  atomic_init(&target->structures, 1); /* the exporter's own hold, dropped once the export is done */
+  *error = device->open_stream(device_id, &target->stream);
+  if (*error != NULL) {
+    ref_free(target);
+    return NULL;
+  }
+  return target;
+}
+
+const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index,
+                             struct ArrowArray* out) {
+  if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
+  const char* error;
+  struct export_target* target = open_target(&ref_device_cpu, -1, &error);
+  if (target == NULL) return error;
+  error = export_batch(file, batch_index, target, out);
+  drop_target(target);
+  return error;
+}
+
 const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t batch_index,
                                     ArrowDeviceType device_type, int64_t device_id,
                                     struct ArrowDeviceArray* out) {
-  (void)device_id;
-  if (device_type != ARROW_DEVICE_CPU) return "the reference producer only exports to ARROW_DEVICE_CPU";
+  if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
+  const struct ref_device* device = ref_device_for(device_type);
+  if (device == NULL) return "the reference producer does not serve this device type";
+  const char* error;
+  struct export_target* target = open_target(device, device_id, &error);
+  if (target == NULL) return error;
   struct ArrowArray array;
-  const char* error = ref_export_batch(file, batch_index, &array);
+  void* sync_event = NULL;
+  error = export_batch(file, batch_index, target, &array);
+  /* spec: the event completes once every upload queued above has landed. */
+  if (error == NULL) {
+    error = device->record_event(target->stream, &sync_event);
+    if (error != NULL) array.release(&array);
+  }
+  drop_target(target);
   if (error != NULL) return error;
   /* spec: "These bytes MUST be zero'd out after initialization by the
    * producer"; a compound literal zeroes every member not named. */
   *out = (struct ArrowDeviceArray){
       .array = array,
-      .device_id = -1, /* spec: "it is recommended to use a device_id of -1" */
-      .device_type = ARROW_DEVICE_CPU,
-      .sync_event = NULL, /* the CPU has no event type */
+      /* spec: "it is recommended to use a device_id of -1" on the CPU */
+      .device_id = device_type == ARROW_DEVICE_CPU ? -1 : device_id,
+      .device_type = device_type,
+      .sync_event = sync_event,
   };
   return NULL;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "reference_core.h"
+#include "reference_device.h"
 
 static _Thread_local char message[2048];
 
@@ -42,14 +43,18 @@ const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowA
 
 const char* ref_import_device_batch(const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
   if (batch->array.release == NULL) return "the device batch handed to the consumer is already released";
+  const struct ref_device* device = ref_device_for(batch->device_type);
   const char* problem = NULL;
-  if (batch->device_type != ARROW_DEVICE_CPU) {
-    problem = "the reference consumer only reads ARROW_DEVICE_CPU arrays";
-  } else if (batch->sync_event != NULL) {
-    /* spec: "If this is non-null then it MUST be used to call the appropriate
-     * sync method for the device"; the CPU has none, so a set event cannot
-     * be honoured. */
-    problem = "sync_event is set on a CPU array, which has no event type";
+  if (device == NULL) {
+    problem = "the reference consumer does not read this device type";
+  } else {
+    /* spec: "If this is non-null then it MUST be used to call the
+     * appropriate sync method for the device ... before attempting to
+     * access the memory in the buffers." */
+    problem = device->wait_event(batch->sync_event);
+  }
+  if (problem == NULL && !device->host_readable) {
+    problem = "the reference consumer cannot read this device's memory from the CPU";
   }
   if (problem != NULL) {
     batch->array.release(&batch->array);

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "adc/simulated_device.h"
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
@@ -156,7 +157,55 @@ START_TEST(known_gpu_devices_have_no_operations_yet) {
   ck_assert(!adc_device_has_operations(adc_device_find("cuda")));
   ck_assert(!adc_device_has_operations(adc_device_find("rocm")));
   ck_assert_ptr_null(adc_device_find("abacus"));
-  ck_assert_str_eq(adc_device_names(), "cpu, cuda, rocm");
+  ck_assert_str_eq(adc_device_names(), "cpu, simulated, cuda, rocm");
+}
+END_TEST
+
+static const struct adc_device* simulated(void) {
+  const struct adc_device* device = adc_device_find("simulated");
+  ck_assert_ptr_nonnull(device);
+  ck_assert(adc_device_has_operations(device) && adc_device_has_queue(device));
+  return device;
+}
+
+START_TEST(simulated_event_check_rejects_what_is_not_a_live_event) {
+  const struct adc_device* device = simulated();
+  struct adc_error error;
+  static const unsigned char zeroes[sizeof(struct adc_simulated_event)];
+  ck_assert_int_eq(device->check_event(device, (void*)zeroes, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "not a live struct adc_simulated_event"));
+  /* Unreadable memory is reported, not faulted on. */
+  void* unmapped = mmap(NULL, adc_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_int_eq(device->check_event(device, unmapped, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "not readable"));
+  ck_assert_int_eq(device->wait_event(device, unmapped, &error), -1);
+  munmap(unmapped, adc_page_size());
+  struct adc_simulated_event event;
+  ck_assert_int_eq(adc_simulated_event_init(&event), 0);
+  ck_assert_int_eq(device->check_event(device, &event, &error), 0);
+  adc_simulated_event_destroy(&event);
+  ck_assert_int_eq(device->check_event(device, &event, &error), -1);
+}
+END_TEST
+
+/* The queue writes behind its delay, and its event completes only after. */
+START_TEST(simulated_queue_writes_late_and_its_event_waits_for_it) {
+  const struct adc_device* device = simulated();
+  struct adc_error error;
+  struct adc_device_queue* queue = device->queue_new(device, &error);
+  ck_assert_ptr_nonnull(queue);
+  int32_t value = 0;
+  const int32_t written = 42;
+  ck_assert_int_eq(device->queue_delay(queue, 0.2, &error), 0);
+  ck_assert_int_eq(device->queue_copy_from_host(queue, &value, &written, sizeof(written), &error), 0);
+  void* event = device->queue_record_event(queue, &error);
+  ck_assert_ptr_nonnull(event);
+  ck_assert_int_eq(device->check_event(device, event, &error), 0);
+  ck_assert(!adc_simulated_event_query(event)); /* still behind the delay */
+  ck_assert_int_eq(device->wait_event(device, event, &error), 0);
+  ck_assert_int_eq(value, 42);
+  device->queue_finish(queue);
+  device->queue_free(queue);
 }
 END_TEST
 
@@ -253,6 +302,8 @@ int main(void) {
   tcase_add_exit_test(operations, cpu_read_only_memory_faults_on_write, ATTRIBUTED_EXIT);
   tcase_add_test(operations, cpu_has_no_event_to_wait_on);
   tcase_add_test(operations, known_gpu_devices_have_no_operations_yet);
+  tcase_add_test(operations, simulated_event_check_rejects_what_is_not_a_live_event);
+  tcase_add_test(operations, simulated_queue_writes_late_and_its_event_waits_for_it);
   suite_add_tcase(suite, operations);
   TCase* comparisons = tcase_create("comparisons");
   tcase_add_loop_test(comparisons, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);

@@ -2,6 +2,7 @@
  * the documented shape, and the reference's streams and async streams
  * round-trip every fixture. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,24 @@
 #include "reference_core.h"
 #include "test_support.h"
 
+/* The devices every machine has. */
+static const char* const devices_here[] = {"cpu", "simulated"};
+
+/* The only cases that may end not_supported: the reference's simulated
+ * producer sets a sync_event on every batch with buffers and none on a
+ * batch without, so on a given fixture one of the two rules on events has
+ * no batch to judge. */
+static bool nothing_to_judge(const cJSON* item) {
+  const char* id = cJSON_GetObjectItem(item, "id")->valuestring;
+  const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
+  bool event_rule = strstr(id, "/device_array.sync_event.null_means_ready/") != NULL ||
+                    strstr(id, "/device_array.sync_event.data_complete/") != NULL;
+  return event_rule && strstr(message, "nothing to judge") != NULL;
+}
+
 START_TEST(reference_pair_passes_every_case) {
-  const char* args[] = {"--producer", "reference", "--consumer", "reference", NULL};
+  const char* args[] = {"--producer", "reference",      "--consumer", "reference",
+                        "--device",   devices_here[_i], NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_ptr_nonnull(report);
@@ -18,9 +35,11 @@ START_TEST(reference_pair_passes_every_case) {
   const cJSON* cases = cJSON_GetObjectItem(report, "cases");
   ck_assert_int_gt(cJSON_GetArraySize(cases), 50);
   const cJSON* item;
+  int passed = 0;
   cJSON_ArrayForEach(item, cases) {
     const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
-    if (strcmp(status, "pass") != 0) {
+    passed += strcmp(status, "pass") == 0;
+    if (strcmp(status, "pass") != 0 && !(strcmp(status, "not_supported") == 0 && nothing_to_judge(item))) {
       ck_abort_msg("%s ended %s: %s", cJSON_GetObjectItem(item, "id")->valuestring, status,
                    cJSON_GetObjectItem(item, "message")->valuestring);
     }
@@ -28,7 +47,7 @@ START_TEST(reference_pair_passes_every_case) {
   }
   const cJSON* summary = cJSON_GetObjectItem(report, "summary");
   ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(summary, "conforms")));
-  ck_assert_int_eq(cJSON_GetObjectItem(summary, "pass")->valueint, cJSON_GetArraySize(cases));
+  ck_assert_int_eq(cJSON_GetObjectItem(summary, "pass")->valueint, passed);
   ck_assert_ptr_nonnull(cJSON_GetObjectItem(report, "environment"));
   cJSON_Delete(report);
 }
@@ -96,7 +115,8 @@ int main(void) {
   Suite* suite = suite_create("reference_pair");
   TCase* harness = tcase_create("harness");
   tcase_set_timeout(harness, 60);
-  tcase_add_test(harness, reference_pair_passes_every_case);
+  tcase_add_loop_test(harness, reference_pair_passes_every_case, 0,
+                      (int)(sizeof(devices_here) / sizeof(devices_here[0])));
   tcase_add_test(harness, console_table_ends_with_verdict);
   tcase_add_test(harness, list_and_filter_select_cases);
   suite_add_tcase(suite, harness);

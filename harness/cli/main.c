@@ -31,9 +31,15 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->timeout_seconds = options->timeout_seconds;
   session->jobs = options->jobs;
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
-  session->device = adc_device_find(options->device);
-  if (session->device == NULL) {
-    return adc_fail(error, "unknown device '%s' (known: %s)", options->device, adc_device_names());
+  session->device_option = options->device;
+  if (strcmp(options->device, "all") == 0) {
+    for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_DEVICES; d++) {
+      session->devices[session->n_devices++] = adc_device_at(d);
+    }
+  } else if ((session->devices[0] = adc_device_find(options->device)) != NULL) {
+    session->n_devices = 1;
+  } else {
+    return adc_fail(error, "unknown device '%s' (known: %s, or all)", options->device, adc_device_names());
   }
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
@@ -124,11 +130,13 @@ int main(int argc, char** argv) {
   if (options.list_cases) {
     for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
   } else if (n == 0) {
-    adc_fail(&error, "no case to run on device '%s'%s", session.device->name,
+    bool reachable = false;
+    for (size_t d = 0; d < session.n_devices; d++) reachable |= adc_device_has_operations(session.devices[d]);
+    adc_fail(&error, "no case to run on device '%s'%s", session.device_option,
              options.n_filters ? " matches the --filter globs"
-             : adc_device_has_operations(session.device)
-                 ? " (no rule of this catalogue applies to it)"
-                 : " (the harness cannot reach data on it yet: its device operations are not implemented)");
+             : reachable       ? " (no rule of this catalogue applies to it)"
+                               : " (the harness cannot reach data on it yet: its device operations are not "
+                                 "implemented)");
     exit_code = bad_input(&error);
   } else {
     exit_code = run_and_report(&options, &session, cases, n);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device/device.h"
+
 enum {
   OPT_PRODUCER = 256,
   OPT_CONSUMER,
@@ -40,7 +42,8 @@ void adc_print_usage(void) {
       "                              guessed from the exported symbols when omitted\n"
       "  --producer-prefix NAME      prefix of the producer library alone\n"
       "  --consumer-prefix NAME      prefix of the consumer library alone\n"
-      "  --device NAME               cpu (default), cuda, rocm\n"
+      "  --device NAME|all           where the data lives: %s (default: cpu);\n"
+      "                              all: every device, in one report\n"
       "  --fixtures DIR              integration JSON fixtures (default: the bundled ones)\n"
       "  --filter GLOB               run only case IDs matching GLOB (repeatable)\n"
       "  --list                      print the case IDs that would run, one per line\n"
@@ -56,7 +59,8 @@ void adc_print_usage(void) {
       "  --help                      this text\n"
       "\n"
       "Case IDs read <device>/<rule id>/<fixture>. Exit status: 0 when no MUST rule ended\n"
-      "in fail, crash or timeout; 1 when one did; 2 on bad input.\n");
+      "in fail, crash or timeout; 1 when one did; 2 on bad input.\n",
+      adc_device_names());
 }
 
 static int parse_number(const char* option, const char* text, double minimum, double* out,

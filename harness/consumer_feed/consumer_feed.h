@@ -36,7 +36,15 @@ struct adc_feed_layout {
   /* One value differs from the fixture: the first valid integer or string
    * in column order, dictionary indices excepted. */
   bool alter_one_value;
+  /* When positive: every buffer holds ADC_FEED_NOT_YET_WRITTEN bytes when
+   * the export returns, the device's queue (device.h) writes the real bytes
+   * this many seconds later, and the batch's sync_event completes once it
+   * has (spec: "Synchronization").  Needs a device with a queue. */
+  double late_write_seconds;
 };
+
+/* What a late-written buffer holds until its bytes are written. */
+#define ADC_FEED_NOT_YET_WRITTEN 0xEE
 
 /* A region of memory the feed made read-only. */
 struct adc_region {
@@ -56,7 +64,8 @@ void adc_feed_free(struct adc_feed* feed);
 int adc_feed_export_schema(struct adc_feed* feed, const struct arrow_json_file* file, struct ArrowSchema* out,
                            struct adc_error* error);
 /* The batch as a device array on the feed's device (device_id as the device
- * asks, no sync_event: every copy has completed when this returns). */
+ * asks).  Without late_write_seconds there is no sync_event: every copy has
+ * completed when this returns. */
 int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch,
                           const struct adc_feed_layout* layout, struct ArrowDeviceArray* out,
                           struct adc_error* error);

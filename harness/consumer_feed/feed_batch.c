@@ -13,8 +13,9 @@
 /* The payload of one exported ArrowArray. */
 struct array_node {
   const struct adc_device* device;
-  bool protectable;           /* its buffers may be read-only */
-  void* buffers[MAX_BUFFERS]; /* device memory */
+  struct adc_device_queue* queue; /* writes its buffers late; NULL when none does */
+  bool protectable;               /* its buffers may be read-only */
+  void* buffers[MAX_BUFFERS];     /* device memory */
   size_t sizes[MAX_BUFFERS];
   int64_t n_children;
   struct ArrowArray* child_structs;
@@ -28,12 +29,15 @@ struct export_state {
   const struct adc_feed_layout* layout;
   bool alteration_pending;
   struct adc_error* error;
+  struct adc_device_queue* queue; /* late writes go here; NULL when the layout has none */
 };
 
 /* spec: "The release callback MUST walk all children structures (including
  * the optional dictionary) and call their own release callbacks", skipping
  * those moved out (already released). */
 static void free_node(struct array_node* node) {
+  /* A consumer may release before the late writes have landed. */
+  if (node->queue != NULL) node->device->queue_finish(node->queue);
   for (int64_t i = 0; i < node->n_children; i++) {
     if (node->children[i]->release != NULL) node->children[i]->release(node->children[i]);
   }
@@ -61,6 +65,20 @@ static int out_of_memory(struct export_state* state) {
   return adc_fail(state->error, "out of host memory exporting a batch");
 }
 
+/* Fills buffer `index` with the not-yet-written pattern now and queues the
+ * copy of its real bytes behind the layout's delay. */
+static int place_late(struct export_state* state, struct array_node* node, int index, const void* host,
+                      size_t size) {
+  const struct adc_device* device = node->device;
+  void* pattern = malloc(size);
+  if (pattern == NULL) return out_of_memory(state);
+  memset(pattern, ADC_FEED_NOT_YET_WRITTEN, size);
+  int status = device->copy_from_host(device, node->buffers[index], pattern, size, state->error);
+  free(pattern);
+  if (status != 0) return -1;
+  return device->queue_copy_from_host(node->queue, node->buffers[index], host, size, state->error);
+}
+
 /* Places `size` bytes staged at `host` on the device as buffer `index`.
  * spec: buffers "MAY be null ... if the size in bytes of the corresponding
  * buffer would be 0". */
@@ -72,6 +90,7 @@ static int place(struct export_state* state, struct array_node* node, int index,
   node->buffers[index] = device->allocate(device, size, read_only, state->error);
   if (node->buffers[index] == NULL) return -1;
   node->sizes[index] = size;
+  if (node->queue != NULL) return place_late(state, node, index, host, size);
   if (device->copy_from_host(device, node->buffers[index], host, size, state->error) != 0) return -1;
   if (!read_only) return 0;
   if (device->protect_read_only == NULL) {
@@ -169,6 +188,7 @@ static int export_node(struct export_state* state, const struct arrow_json_field
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return out_of_memory(state);
   node->device = state->feed->device;
+  node->queue = state->queue;
   node->protectable = state->layout->read_only_buffers;
   *out = (struct ArrowArray){
       .length = column->length,
@@ -214,20 +234,35 @@ static int export_node(struct export_state* state, const struct arrow_json_field
   return 0;
 }
 
+/* The feed's queue, with the layout's delay queued ahead of this export's
+ * writes. */
+static int start_late_writes(struct export_state* state) {
+  struct adc_feed* feed = state->feed;
+  if (!adc_device_has_queue(feed->device)) {
+    return adc_fail(state->error, "device %s has no queue to write data late with", feed->device->name);
+  }
+  if (feed->queue == NULL) feed->queue = feed->device->queue_new(feed->device, state->error);
+  if (feed->queue == NULL) return -1;
+  state->queue = feed->queue;
+  return feed->device->queue_delay(feed->queue, state->layout->late_write_seconds, state->error);
+}
+
 int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch_index,
                           const struct adc_feed_layout* layout, struct ArrowDeviceArray* out,
                           struct adc_error* error) {
   static const struct adc_feed_layout plain;
   if (batch_index < 0 || batch_index >= file->n_batches)
     return adc_fail(error, "the fixture has no such batch");
-  struct export_state state = {feed, file, layout ? layout : &plain, layout && layout->alter_one_value,
-                               error};
+  struct export_state state = {feed,  file, layout ? layout : &plain, layout && layout->alter_one_value,
+                               error, NULL};
+  if (state.layout->late_write_seconds > 0 && start_late_writes(&state) != 0) return -1;
   const struct arrow_json_batch* batch = &file->batches[batch_index];
 
   /* The batch itself: a struct with no validity buffer and one child per column. */
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return out_of_memory(&state);
   node->device = feed->device;
+  node->queue = state.queue;
   node->protectable = state.layout->read_only_buffers;
   struct ArrowArray array = {
       .length = batch->length,
@@ -245,11 +280,20 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
     array.release(&array);
     return -1;
   }
+  /* spec: the event completes once every late write queued above has. */
+  void* sync_event = NULL;
+  if (state.queue != NULL) {
+    sync_event = feed->device->queue_record_event(state.queue, error);
+    if (sync_event == NULL) {
+      array.release(&array);
+      return -1;
+    }
+  }
   *out = (struct ArrowDeviceArray){
       .array = array,
       .device_id = feed->device->device_id,
       .device_type = feed->device->arrow_type,
-      .sync_event = NULL,
+      .sync_event = sync_event,
   };
   return 0;
 }

@@ -19,6 +19,7 @@ struct feed_record {
 
 struct adc_feed {
   const struct adc_device* device;
+  struct adc_device_queue* queue; /* for late writes; made on first use */
   struct feed_record** records;
   size_t n_records;
   size_t records_capacity;

@@ -50,16 +50,46 @@ struct adc_device {
    * `allocate` read-only, so that a write to it faults. */
   int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size,
                            struct adc_error* error);
+
+  /* Optional, on devices with an event type: 0 when `sync_event` points to
+   * a live event of the device's runtime, else -1 with the reason.  Reads
+   * nothing the library could have left unreadable without checking. */
+  int (*check_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
+
+  /* Optional: an in-order queue of work that runs apart from the calling
+   * thread, as a GPU stream does.  The consumer feed writes data late
+   * through it, so that a consumer which reads before waiting on the
+   * sync_event sees the wrong bytes (spec: "Synchronization").  Each
+   * operation is queued behind the previous ones; queue_free waits for all
+   * of them, then frees the queue and every event it recorded. */
+  struct adc_device_queue* (*queue_new)(const struct adc_device* device, struct adc_error* error);
+  /* A pause (a spinning kernel on a GPU). */
+  int (*queue_delay)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
+  /* `host` is copied before this returns; `destination` is written later. */
+  int (*queue_copy_from_host)(struct adc_device_queue* queue, void* destination, const void* host,
+                              size_t size, struct adc_error* error);
+  /* An event of the device's event type that completes once everything
+   * queued before it has; what a producer hands out as sync_event. */
+  void* (*queue_record_event)(struct adc_device_queue* queue, struct adc_error* error);
+  /* Blocks until everything queued has run. */
+  void (*queue_finish)(struct adc_device_queue* queue);
+  void (*queue_free)(struct adc_device_queue* queue);
 };
+
+/* Whether the device has the queue operations above. */
+bool adc_device_has_queue(const struct adc_device* device);
 
 /* Whether the harness can run rules on the device: a device known by name
  * (so that --device gives a clear answer) may not have its data operations
  * yet. */
 bool adc_device_has_operations(const struct adc_device* device);
 
+/* The registered devices, in registry order. */
+size_t adc_device_count(void);
+const struct adc_device* adc_device_at(size_t index);
 /* The registered devices, by name; NULL for a name no device has. */
 const struct adc_device* adc_device_find(const char* name);
-/* "cpu, cuda, rocm" */
+/* "cpu, simulated, cuda, rocm" */
 const char* adc_device_names(void);
 
 #endif /* ADC_DEVICE_H */

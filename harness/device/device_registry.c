@@ -4,12 +4,26 @@
 
 #include "device/device_kinds.h"
 
-static const struct adc_device* const devices[] = {&adc_device_cpu, &adc_device_cuda, &adc_device_rocm};
+static const struct adc_device* const devices[] = {&adc_device_cpu, &adc_device_simulated, &adc_device_cuda,
+                                                   &adc_device_rocm};
 #define N_DEVICES (sizeof(devices) / sizeof(devices[0]))
 
 bool adc_device_has_operations(const struct adc_device* device) {
   return device->probe != NULL && device->wait_event != NULL && device->copy_to_host != NULL &&
          device->copy_from_host != NULL && device->allocate != NULL && device->free != NULL;
+}
+
+bool adc_device_has_queue(const struct adc_device* device) {
+  return device->queue_new != NULL && device->queue_delay != NULL && device->queue_copy_from_host != NULL &&
+         device->queue_record_event != NULL && device->queue_finish != NULL && device->queue_free != NULL;
+}
+
+size_t adc_device_count(void) {
+  return N_DEVICES;
+}
+
+const struct adc_device* adc_device_at(size_t index) {
+  return index < N_DEVICES ? devices[index] : NULL;
 }
 
 const struct adc_device* adc_device_find(const char* name) {

@@ -11,7 +11,6 @@
 struct adc_journal {
   FILE* file;
   char path[4200];
-  const struct adc_session* session;
 };
 
 static void write_line(struct adc_journal* journal, cJSON* object) {
@@ -40,10 +39,9 @@ struct adc_journal* adc_journal_open(const char* report_path, const struct adc_s
     free(journal);
     return NULL;
   }
-  journal->session = session;
   cJSON* header = cJSON_CreateObject();
   cJSON_AddStringToObject(header, "journal_of", "adc-conform " ADC_VERSION);
-  cJSON_AddStringToObject(header, "device", session->device->name);
+  cJSON_AddStringToObject(header, "device", session->device_option);
   cJSON_AddNumberToObject(header, "planned_cases", (double)n_cases);
   write_line(journal, header);
   return journal;
@@ -51,7 +49,7 @@ struct adc_journal* adc_journal_open(const char* report_path, const struct adc_s
 
 void adc_journal_add(struct adc_journal* journal, const struct adc_case* c,
                      const struct adc_task_result* result) {
-  write_line(journal, adc_case_json(journal->session, c, result));
+  write_line(journal, adc_case_json(c, result));
 }
 
 void adc_journal_close(struct adc_journal* journal, bool report_written) {

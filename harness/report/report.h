@@ -36,8 +36,7 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
                               const struct adc_run_outcome* outcome, bool verbose);
 
 /* One case as every report writes it (the caller owns the object). */
-cJSON* adc_case_json(const struct adc_session* session, const struct adc_case* c,
-                     const struct adc_task_result* result);
+cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* result);
 
 /* Returns 0, or -1 with the reason. */
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,

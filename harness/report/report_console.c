@@ -12,8 +12,14 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
                               const struct adc_task_result* results, size_t n,
                               const struct adc_run_outcome* outcome, bool verbose) {
   const struct adc_rule* current = NULL;
+  const struct adc_device* current_device = NULL;
   for (size_t i = 0; i < n; i++) {
     const struct adc_rule* rule = cases[i].rule;
+    if (cases[i].device != current_device && session->n_devices > 1) {
+      fprintf(out, "\n==== on %s ====\n", cases[i].device->name);
+      current = NULL;
+    }
+    current_device = cases[i].device;
     if (rule != current) {
       current = rule;
       fprintf(out, "\n%s  [%s, %s]  spec: \"%s\"\n", rule->id, adc_role_name(rule->role),
@@ -27,7 +33,13 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
     fputc('\n', out);
   }
   struct adc_summary summary = adc_summarize(cases, results, n);
-  fprintf(out, "\n%zu cases on %s:", n, session->device->name);
+  fprintf(out, "\n%zu cases on ", n);
+  for (size_t d = 0, listed = 0; d < session->n_devices; d++) {
+    bool has_cases = false;
+    for (size_t i = 0; i < n && !has_cases; i++) has_cases = cases[i].device == session->devices[d];
+    if (has_cases) fprintf(out, "%s%s", listed++ > 0 ? ", " : "", session->devices[d]->name);
+  }
+  fputc(':', out);
   const char* separator = " ";
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
     if (summary.counts[s] == 0) continue;

@@ -35,7 +35,11 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddStringToObject(env, "harness", "adc-conform " ADC_VERSION);
   cJSON_AddItemToObject(env, "producer", side_json(&session->producer));
   cJSON_AddItemToObject(env, "consumer", side_json(&session->consumer));
-  cJSON_AddStringToObject(env, "device", session->device->name);
+  cJSON_AddStringToObject(env, "device", session->device_option);
+  cJSON* devices = cJSON_AddArrayToObject(env, "devices");
+  for (size_t d = 0; d < session->n_devices; d++) {
+    cJSON_AddItemToArray(devices, cJSON_CreateString(session->devices[d]->name));
+  }
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
   /* --timeout, or the limit of cases whose rule sets none */
   cJSON_AddNumberToObject(
@@ -57,15 +61,14 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   return env;
 }
 
-cJSON* adc_case_json(const struct adc_session* session, const struct adc_case* c,
-                     const struct adc_task_result* result) {
+cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* result) {
   const struct adc_rule* rule = c->rule;
   cJSON* item = cJSON_CreateObject();
   cJSON_AddStringToObject(item, "id", c->id);
   cJSON_AddStringToObject(item, "rule", rule->id);
   cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
   cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
-  cJSON_AddStringToObject(item, "device", session->device->name);
+  cJSON_AddStringToObject(item, "device", c->device->name);
   cJSON_AddStringToObject(item, "fixture", c->fixture->name);
   cJSON_AddStringToObject(item, "status", adc_status_name(result->status));
   cJSON_AddStringToObject(item, "message", result->message);
@@ -81,7 +84,7 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
                           const struct adc_run_outcome* outcome, struct adc_error* error) {
   cJSON* root = cJSON_CreateObject();
   cJSON* list = cJSON_AddArrayToObject(root, "cases");
-  for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(session, &cases[i], &results[i]));
+  for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(&cases[i], &results[i]));
   struct adc_summary summary = adc_summarize(cases, results, n);
   cJSON* totals = cJSON_AddObjectToObject(root, "summary");
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {

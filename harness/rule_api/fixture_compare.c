@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "rule_api/host_mirror.h"
+#include "support/clock.h"
 
 /* What is compared: one of the three shapes of fixture_compare.h. */
 enum target_kind { WHOLE_BATCH, ONE_COLUMN, DICTIONARY_VALUES };
@@ -46,8 +47,8 @@ static int mirror(const struct adc_case_context* ctx, struct adc_host_mirror* mi
   return -1;
 }
 
-static int compare(struct adc_case_context* ctx, const struct target* target, const struct ArrowArray* array,
-                   char* difference, size_t size) {
+static int compare_once(struct adc_case_context* ctx, const struct target* target,
+                        const struct ArrowArray* array, char* difference, size_t size) {
   if (ctx->device->host_accessible) return compare_on_host(ctx->fixture, target, array, difference, size);
   struct adc_host_mirror copies = {0};
   struct ArrowArray host;
@@ -61,6 +62,38 @@ static int compare(struct adc_case_context* ctx, const struct target* target, co
     result = compare_on_host(ctx->fixture, target, &host, difference, size);
   }
   adc_host_mirror_free(&copies);
+  return result;
+}
+
+/* Re-reads data that differed from the fixture until they equal it or the
+ * watch ends: the seconds it took, or -1. */
+static double watch_until_equal(struct adc_case_context* ctx, const struct target* target,
+                                const struct ArrowArray* array) {
+  double start = adc_now_seconds();
+  while (!ctx->has_verdict && adc_now_seconds() - start < ADC_LATE_DATA_WATCH_SECONDS) {
+    adc_sleep_seconds(ADC_LATE_DATA_WATCH_SECONDS / 100);
+    char ignored[64];
+    if (compare_once(ctx, target, array, ignored, sizeof(ignored)) == 0) return adc_now_seconds() - start;
+  }
+  return -1;
+}
+
+static int compare(struct adc_case_context* ctx, const struct target* target, const struct ArrowArray* array,
+                   char* difference, size_t size) {
+  int result = compare_once(ctx, target, array, difference, size);
+  /* Only the first comparison after an export is watched: later ones
+   * follow a step of the rule (a move, a release), whose effects are the
+   * rule's to judge. */
+  const char* event_rule = ctx->late_data_rule;
+  ctx->late_data_rule = NULL;
+  if (result == 0 || event_rule == NULL || ctx->has_verdict) return result;
+  double later = watch_until_equal(ctx, target, array);
+  if (later >= 0) {
+    adc_unresolved(ctx,
+                   "the data differed from the fixture when the producer said they were ready (%s) and "
+                   "equalled it %.2f s later: it was still writing them (see %s)",
+                   difference, later, event_rule);
+  }
   return result;
 }
 
@@ -80,4 +113,10 @@ int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const s
                            char* difference, size_t size) {
   struct target target = {DICTIONARY_VALUES, -1, column};
   return compare(ctx, &target, dictionary, difference, size);
+}
+
+double adc_seconds_until_batch_matches(struct adc_case_context* ctx, int batch,
+                                       const struct ArrowArray* array) {
+  struct target target = {WHOLE_BATCH, batch, -1};
+  return watch_until_equal(ctx, &target, array);
 }

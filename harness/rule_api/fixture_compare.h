@@ -10,11 +10,24 @@
  * the first difference in `difference`.  When the data cannot be brought to
  * the host, the case gets an unresolved verdict naming the device's reason
  * and non-zero is returned; the first verdict being final, a violation the
- * caller gives afterwards is ignored. */
+ * caller gives afterwards is ignored.
+ *
+ * On a device with an event type, when the first comparison after an
+ * export (ctx->late_data_rule) finds a difference, the data are watched for
+ * up to ADC_LATE_DATA_WATCH_SECONDS: when they turn into the fixture's, the
+ * producer was still writing them, and the case is left unresolved
+ * pointing at the event rule it broke rather than failing a rule about
+ * content. */
 #ifndef ADC_FIXTURE_COMPARE_H
 #define ADC_FIXTURE_COMPARE_H
 
 #include "rule_api/case_context.h"
+
+/* How long data that differ from the fixture are watched for late writes:
+ * five times what the broken libraries' late writes take (0.2 s), so that
+ * a loaded machine still sees them land; the cost, once per case, is paid
+ * only by producers whose data are wrong. */
+#define ADC_LATE_DATA_WATCH_SECONDS 1.0
 
 /* Batch `batch` of the fixture. */
 int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
@@ -25,5 +38,11 @@ int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column,
 /* The dictionary values of dictionary-encoded column `column`. */
 int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const struct ArrowArray* dictionary,
                            char* difference, size_t size);
+
+/* For data that differ from batch `batch` now: re-reads them until they
+ * equal it, for up to ADC_LATE_DATA_WATCH_SECONDS; the seconds that took,
+ * or -1 when they never did. */
+double adc_seconds_until_batch_matches(struct adc_case_context* ctx, int batch,
+                                       const struct ArrowArray* array);
 
 #endif /* ADC_FIXTURE_COMPARE_H */

@@ -74,9 +74,13 @@ struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch)
   /* spec: a consumer must wait on the event before touching the data. */
   struct adc_error error;
   if (out->array.release != NULL && ctx->device->wait_event(ctx->device, out->sync_event, &error) != 0) {
-    adc_unresolved(ctx, "batch %d: waiting on its sync_event failed: %s", batch, error.message);
+    adc_unresolved(ctx, "batch %d: waiting on its sync_event failed (see %s): %s", batch,
+                   ADC_RULE_VALID_EVENT, error.message);
     out->array.release(&out->array);
     return NULL;
+  }
+  if (ctx->device->event_type != NULL) {
+    ctx->late_data_rule = out->sync_event != NULL ? ADC_RULE_DATA_COMPLETE : ADC_RULE_NULL_MEANS_READY;
   }
   return &out->array;
 }

@@ -19,6 +19,13 @@
 
 #include "rule_api/case_context.h"
 
+/* The event rules (spec-tests/rules_sync_event.c) that other rules point
+ * at when a batch's sync_event cannot be waited on or its data were still
+ * being written when the harness was told they were ready. */
+#define ADC_RULE_VALID_EVENT "device_array.sync_event.valid_event"
+#define ADC_RULE_DATA_COMPLETE "device_array.sync_event.data_complete"
+#define ADC_RULE_NULL_MEANS_READY "device_array.sync_event.null_means_ready"
+
 /* The byte every output structure is filled with before an export. */
 #define ADC_FILL_BYTE 0xA5
 
@@ -33,7 +40,7 @@ struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx);
  *   - Elsewhere: ExportDeviceBatchFromJson with the device's type and id into
  *     an ArrowDeviceArray, whose `array` member is returned, after waiting on
  *     its sync_event, as a consumer must before touching the data (spec:
- *     "sync_event").
+ *     "sync_event"); unresolved when the event cannot be waited on.
  * A rule declares ADC_NEED(ExportBatchFromJson) for either.  To move the
  * batch, move adc_output_slot_size() bytes: the whole ArrowDeviceArray in
  * the device form. */

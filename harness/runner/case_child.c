@@ -18,7 +18,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   struct adc_case_context ctx;
   memset(&ctx, 0, sizeof(ctx));
   ctx.rule = c->rule;
-  ctx.device = session->device;
+  ctx.device = c->device;
   ctx.fixture_path = c->fixture->path;
   ctx.fixture = &c->fixture->model;
   adc_guard_install(send_fault_verdict);
@@ -28,8 +28,8 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   struct adc_error error;
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
     adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
-  } else if (session->device->probe(session->device, &error) != 0) {
-    adc_not_supported(&ctx, "device %s unavailable: %s", session->device->name, error.message);
+  } else if (c->device->probe(c->device, &error) != 0) {
+    adc_not_supported(&ctx, "device %s unavailable: %s", c->device->name, error.message);
   } else {
     ctx.library = &library;
     if (adc_needs_met(&ctx)) c->rule->run(&ctx);

@@ -24,22 +24,27 @@ const struct adc_side* adc_side_tested_by(const struct adc_session* session, con
 
 size_t adc_plan_cases(const struct adc_session* session, const char* const* filters, int n_filters,
                       struct adc_case** out) {
-  struct adc_case* cases = calloc(adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
+  struct adc_case* cases =
+      calloc(session->n_devices * adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
   size_t n = 0;
-  /* A device known by name but without data operations runs nothing. */
-  for (size_t r = 0; r < adc_rule_count() && adc_device_has_operations(session->device); r++) {
-    const struct adc_rule* rule = adc_rule_at(r);
-    const struct adc_side* side = adc_side_tested_by(session, rule);
-    if (!side->tested) continue;
-    for (size_t f = 0; f < session->n_fixtures; f++) {
-      const struct adc_fixture* fixture = &session->fixtures[f];
-      if (!applies(rule, session->device, fixture)) continue;
-      struct adc_case* c = &cases[n];
-      snprintf(c->id, sizeof(c->id), "%s/%s/%s", session->device->name, rule->id, fixture->name);
-      if (!selected(filters, n_filters, c->id)) continue;
-      c->rule = rule;
-      c->fixture = fixture;
-      n++;
+  for (size_t d = 0; d < session->n_devices; d++) {
+    const struct adc_device* device = session->devices[d];
+    /* A device known by name but without data operations runs nothing. */
+    for (size_t r = 0; r < adc_rule_count() && adc_device_has_operations(device); r++) {
+      const struct adc_rule* rule = adc_rule_at(r);
+      const struct adc_side* side = adc_side_tested_by(session, rule);
+      if (!side->tested) continue;
+      for (size_t f = 0; f < session->n_fixtures; f++) {
+        const struct adc_fixture* fixture = &session->fixtures[f];
+        if (!applies(rule, device, fixture)) continue;
+        struct adc_case* c = &cases[n];
+        snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->name, rule->id, fixture->name);
+        if (!selected(filters, n_filters, c->id)) continue;
+        c->rule = rule;
+        c->device = device;
+        c->fixture = fixture;
+        n++;
+      }
     }
   }
   *out = cases;

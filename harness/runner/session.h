@@ -10,6 +10,9 @@
 #include "rule_api/status.h"
 #include "runner/task_runner.h"
 
+/* Devices one run may cover (--device all). */
+#define ADC_MAX_DEVICES 16
+
 /* A case's limit when neither --timeout nor its rule sets one. */
 #define ADC_DEFAULT_TIMEOUT_SECONDS 10.0
 
@@ -34,7 +37,11 @@ struct adc_side {
 struct adc_session {
   struct adc_side producer;
   struct adc_side consumer;
-  const struct adc_device* device;
+  /* The devices of the run, in registry order: the one --device names, or
+   * every registered device for --device all. */
+  const struct adc_device* devices[ADC_MAX_DEVICES];
+  size_t n_devices;
+  const char* device_option; /* as given: "cpu", "all", ... */
   char fixtures_dir[4096];
   struct adc_fixture* fixtures;
   size_t n_fixtures;
@@ -48,6 +55,7 @@ const struct adc_side* adc_side_tested_by(const struct adc_session* session, con
 
 struct adc_case {
   const struct adc_rule* rule;
+  const struct adc_device* device;
   const struct adc_fixture* fixture;
   char id[256]; /* "<device>/<rule id>/<fixture>" */
 };

@@ -1,0 +1,47 @@
+/* The CPU: buffers are the host bytes themselves, ready at once, so there is
+ * no stream and no event (spec: "If no event type is supported ("N/A"),
+ * then the sync_event member should always be null"). */
+#include "reference_core.h"
+#include "reference_device.h"
+
+static const char* cpu_open_stream(int64_t device_id, struct ref_stream** out) {
+  (void)device_id; /* spec: the CPU has no notion of a device id */
+  *out = NULL;
+  return NULL;
+}
+
+static void* cpu_upload(struct ref_stream* stream, void* host, size_t size) {
+  (void)stream;
+  (void)size;
+  return host;
+}
+
+static const char* cpu_record_event(struct ref_stream* stream, void** sync_event) {
+  (void)stream;
+  *sync_event = NULL;
+  return NULL;
+}
+
+static void cpu_free_buffer(struct ref_stream* stream, void* buffer) {
+  (void)stream;
+  ref_free(buffer);
+}
+
+static void cpu_close_stream(struct ref_stream* stream) {
+  (void)stream;
+}
+
+static const char* cpu_wait_event(void* sync_event) {
+  return sync_event == NULL ? NULL : "sync_event is set on a CPU array, which has no event type";
+}
+
+const struct ref_device ref_device_cpu = {
+    .type = ARROW_DEVICE_CPU,
+    .open_stream = cpu_open_stream,
+    .upload = cpu_upload,
+    .record_event = cpu_record_event,
+    .free_buffer = cpu_free_buffer,
+    .close_stream = cpu_close_stream,
+    .wait_event = cpu_wait_event,
+    .host_readable = 1,
+};

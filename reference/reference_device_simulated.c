@@ -1,0 +1,135 @@
+/* The simulated device (include/adc/simulated_device.h): host memory filled
+ * by a worker thread after the export has returned, as a GPU fills device
+ * memory from a stream.  The worker signals the exported event once every
+ * buffer holds its bytes (spec: "the producer MUST ensure that the exported
+ * data is available on the device before the event is triggered"). */
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "adc/simulated_device.h"
+#include "reference_core.h"
+#include "reference_device.h"
+
+/* How long the worker takes before it writes, as a busy device would: long
+ * enough that a consumer reading before it waits sees unwritten bytes, short
+ * enough to keep a run quick. */
+#define WORKER_DELAY_NANOSECONDS 1000000L
+
+/* Bytes a buffer holds before the worker has written it. */
+#define NOT_YET_WRITTEN 0xEE
+
+struct upload {
+  void* device; /* where the bytes go */
+  void* host;   /* the bytes, freed once copied */
+  size_t size;
+  struct upload* next;
+};
+
+struct ref_stream {
+  struct upload* uploads; /* queued, in reverse order (order does not matter) */
+  struct adc_simulated_event event;
+  int event_ready; /* the event was initialised */
+  pthread_t worker;
+  int worker_started;
+  pthread_mutex_t join_lock; /* several buffers' releases may race to join */
+  int worker_joined;
+};
+
+static const char* simulated_open_stream(int64_t device_id, struct ref_stream** out) {
+  if (device_id != ADC_SIMULATED_DEVICE_ID) return "the simulated device has only device_id 0";
+  struct ref_stream* stream = ref_calloc(1, sizeof(*stream));
+  if (stream == NULL) return "out of memory";
+  pthread_mutex_init(&stream->join_lock, NULL);
+  *out = stream;
+  return NULL;
+}
+
+static void* simulated_upload(struct ref_stream* stream, void* host, size_t size) {
+  void* device = ref_alloc(size);
+  struct upload* upload = ref_alloc(sizeof(*upload));
+  if (device == NULL || upload == NULL) {
+    ref_free(device);
+    ref_free(upload);
+    ref_free(host);
+    return NULL;
+  }
+  memset(device, NOT_YET_WRITTEN, size);
+  *upload = (struct upload){device, host, size, stream->uploads};
+  stream->uploads = upload;
+  return device;
+}
+
+/* Copies every queued upload, then signals the event. */
+static void* run_uploads(void* argument) {
+  struct ref_stream* stream = argument;
+  struct timespec busy = {0, WORKER_DELAY_NANOSECONDS};
+  nanosleep(&busy, NULL);
+  for (struct upload* upload = stream->uploads; upload != NULL; upload = upload->next) {
+    memcpy(upload->device, upload->host, upload->size);
+  }
+  adc_simulated_event_signal(&stream->event);
+  return NULL;
+}
+
+static const char* simulated_record_event(struct ref_stream* stream, void** sync_event) {
+  if (stream->uploads == NULL) {
+    /* No buffer to fill (a batch without rows): spec: "If synchronization
+     * is not needed, this can be null." */
+    *sync_event = NULL;
+    return NULL;
+  }
+  if (adc_simulated_event_init(&stream->event) != 0) return "cannot make a simulated event";
+  stream->event_ready = 1;
+  if (pthread_create(&stream->worker, NULL, run_uploads, stream) != 0) {
+    run_uploads(stream); /* no thread to spare: do the work now */
+  } else {
+    stream->worker_started = 1;
+  }
+  *sync_event = &stream->event;
+  return NULL;
+}
+
+/* Returns once no queued work will touch the buffers again. */
+static void join_worker(struct ref_stream* stream) {
+  pthread_mutex_lock(&stream->join_lock);
+  if (stream->worker_started && !stream->worker_joined) {
+    pthread_join(stream->worker, NULL);
+    stream->worker_joined = 1;
+  }
+  pthread_mutex_unlock(&stream->join_lock);
+}
+
+static void simulated_free_buffer(struct ref_stream* stream, void* buffer) {
+  join_worker(stream);
+  ref_free(buffer);
+}
+
+static void simulated_close_stream(struct ref_stream* stream) {
+  join_worker(stream);
+  while (stream->uploads != NULL) {
+    struct upload* upload = stream->uploads;
+    stream->uploads = upload->next;
+    ref_free(upload->host);
+    ref_free(upload);
+  }
+  if (stream->event_ready) adc_simulated_event_destroy(&stream->event);
+  pthread_mutex_destroy(&stream->join_lock);
+  ref_free(stream);
+}
+
+static const char* simulated_wait_event(void* sync_event) {
+  if (sync_event != NULL) adc_simulated_event_wait(sync_event);
+  return NULL;
+}
+
+const struct ref_device ref_device_simulated = {
+    .type = ADC_SIMULATED_DEVICE_TYPE,
+    .open_stream = simulated_open_stream,
+    .upload = simulated_upload,
+    .record_event = simulated_record_event,
+    .free_buffer = simulated_free_buffer,
+    .close_stream = simulated_close_stream,
+    .wait_event = simulated_wait_event,
+    .host_readable = 1,
+};
