@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the build and tests need, when missing.
+# hipcc and libamdhip64-dev build the ROCm reference module (there is no
+# AMD GPU here: its cases end not_supported with HIP's own reason); the CUDA
+# toolkit is preinstalled on every machine of this project.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git)
+packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git hipcc libamdhip64-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -11,5 +14,5 @@ if ((${#missing[@]})); then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

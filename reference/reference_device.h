@@ -48,13 +48,31 @@ struct ref_device {
   const char* (*wait_event)(void* sync_event);
   /* Whether the consumer may then read the buffers from the CPU. */
   int host_readable;
+  /* Where it may not: copies `size` device bytes to the host; NULL or a
+   * message. */
+  const char* (*copy_to_host)(void* host, const void* device, size_t size);
 };
 
-/* The devices the reference serves (reference_device_cpu.c,
- * reference_device_simulated.c); NULL for any other. */
+/* The devices the reference serves; NULL for any other (or a GPU device
+ * whose module is missing). */
 const struct ref_device* ref_device_for(ArrowDeviceType type);
-extern const struct ref_device ref_device_cpu;
-extern const struct ref_device ref_device_simulated;
+extern const struct ref_device ref_device_cpu;       /* reference_device_cpu.c */
+extern const struct ref_device ref_device_simulated; /* reference_device_simulated.c */
+
+/* GPU devices live in modules of their own, libadc_reference_cuda.so
+ * (reference_device_cuda.cu) and libadc_reference_rocm.so
+ * (reference_device_rocm.hip), built where the toolkits are and loaded
+ * next to the reference the first time a GPU device is asked for: a GPU
+ * runtime costs every process that loads it, and most never touch one.
+ * A module allocates host memory through the reference's allocator, so
+ * that BytesAllocated counts it. */
+struct ref_allocator {
+  void* (*alloc)(size_t size);
+  void (*free)(void* pointer);
+};
+#define REF_GPU_MODULE_ENTRY "adc_reference_gpu_device"
+typedef const struct ref_device* (*ref_gpu_module_entry)(ArrowDeviceType type,
+                                                         const struct ref_allocator* allocator);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,55 @@
-/* The devices the reference pair serves, listed once. */
+/* The devices the reference pair serves, listed once: the CPU and the
+ * simulated device built in, the GPUs in modules loaded on first use
+ * (reference_device.h). */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reference_core.h"
 #include "reference_device.h"
 
-const struct ref_device* ref_device_for(ArrowDeviceType type) {
-  static const struct ref_device* const devices[] = {&ref_device_cpu, &ref_device_simulated};
-  for (size_t i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
-    if (devices[i]->type == type) return devices[i];
+static const struct ref_allocator allocator = {ref_alloc, ref_free};
+
+/* The module's file, in the folder of the library this code is part of. */
+static void module_path(const char* module, char* path, size_t size) {
+  Dl_info self;
+  const char* folder_end = NULL;
+  if (dladdr((void*)&allocator, &self) != 0 && self.dli_fname != NULL)
+    folder_end = strrchr(self.dli_fname, '/');
+  if (folder_end == NULL) {
+    snprintf(path, size, "%s", module);
+  } else {
+    snprintf(path, size, "%.*s/%s", (int)(folder_end - self.dli_fname), self.dli_fname, module);
   }
-  return NULL;
+}
+
+static const struct ref_device* from_module(const char* module, ArrowDeviceType type) {
+  char path[PATH_MAX];
+  module_path(module, path, sizeof(path));
+  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) return NULL;
+  void* address = dlsym(handle, REF_GPU_MODULE_ENTRY);
+  ref_gpu_module_entry entry;
+  if (address == NULL) return NULL;
+  memcpy(&entry, &address, sizeof(entry)); /* ISO C: a function pointer from dlsym's bytes */
+  return entry(type, &allocator);
+}
+
+const struct ref_device* ref_device_for(ArrowDeviceType type) {
+  switch (type) {
+    case ARROW_DEVICE_CPU:
+      return &ref_device_cpu;
+    case ARROW_DEVICE_EXT_DEV:
+      return &ref_device_simulated;
+    case ARROW_DEVICE_CUDA:
+    case ARROW_DEVICE_CUDA_HOST:
+    case ARROW_DEVICE_CUDA_MANAGED:
+      return from_module("libadc_reference_cuda.so", type);
+    case ARROW_DEVICE_ROCM:
+    case ARROW_DEVICE_ROCM_HOST:
+      return from_module("libadc_reference_rocm.so", type);
+    default:
+      return NULL;
+  }
 }

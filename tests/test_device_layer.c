@@ -153,11 +153,15 @@ START_TEST(cpu_has_no_event_to_wait_on) {
 }
 END_TEST
 
-START_TEST(known_gpu_devices_have_no_operations_yet) {
-  ck_assert(!adc_device_has_operations(adc_device_find("cuda")));
-  ck_assert(!adc_device_has_operations(adc_device_find("rocm")));
+START_TEST(every_device_has_its_operations) {
+  for (size_t i = 0; i < adc_device_count(); i++) {
+    const struct adc_device* device = adc_device_at(i);
+    ck_assert_msg(adc_device_has_operations(device), "%s lacks operations", device->name);
+    ck_assert_msg(device->event_type == NULL || device->check_event != NULL, "%s cannot check its events",
+                  device->name);
+  }
   ck_assert_ptr_null(adc_device_find("abacus"));
-  ck_assert_str_eq(adc_device_names(), "cpu, simulated, cuda, rocm");
+  ck_assert_str_eq(adc_device_names(), "cpu, simulated, cuda, cuda_host, cuda_managed, rocm, rocm_host");
 }
 END_TEST
 
@@ -301,7 +305,7 @@ int main(void) {
   tcase_add_test(operations, cpu_memory_round_trips_and_can_be_made_read_only);
   tcase_add_exit_test(operations, cpu_read_only_memory_faults_on_write, ATTRIBUTED_EXIT);
   tcase_add_test(operations, cpu_has_no_event_to_wait_on);
-  tcase_add_test(operations, known_gpu_devices_have_no_operations_yet);
+  tcase_add_test(operations, every_device_has_its_operations);
   tcase_add_test(operations, simulated_event_check_rejects_what_is_not_a_live_event);
   tcase_add_test(operations, simulated_queue_writes_late_and_its_event_waits_for_it);
   suite_add_tcase(suite, operations);

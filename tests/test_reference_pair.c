@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "reference_core.h"
+#include "reference_device.h"
 #include "test_support.h"
 
 /* The devices every machine has. */
@@ -88,6 +89,42 @@ START_TEST(device_stream_round_trips) {
 }
 END_TEST
 
+/* The GPU device types of the reference modules this build has. */
+static const ArrowDeviceType gpu_types[] = {
+#ifdef ADC_HAVE_CUDA_MODULE
+    ARROW_DEVICE_CUDA, ARROW_DEVICE_CUDA_HOST, ARROW_DEVICE_CUDA_MANAGED,
+#endif
+#ifdef ADC_HAVE_ROCM_MODULE
+    ARROW_DEVICE_ROCM, ARROW_DEVICE_ROCM_HOST,
+#endif
+    ARROW_DEVICE_CPU, /* keeps the list non-empty; skipped below */
+};
+
+/* The module loads; without a GPU the export is declined with the
+ * runtime's own words, with one it round-trips through the consumer. */
+START_TEST(gpu_module_round_trips_or_declines) {
+  ArrowDeviceType type = gpu_types[_i];
+  if (type == ARROW_DEVICE_CPU) return;
+  ck_assert_msg(ref_device_for(type) != NULL, "no reference module serves device type %d", (int)type);
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", "nested_struct");
+  struct arrow_json_file file;
+  char message[256];
+  ck_assert_int_eq(ref_load_fixture(path, &file, message, sizeof(message)), 0);
+  struct ArrowDeviceArray array;
+  const char* error = ref_export_device_batch(&file, 0, type, 0, &array);
+  arrow_json_file_free(&file);
+  if (error != NULL) {
+    ck_assert_msg(strlen(error) > 0, "an empty reason");
+    return;
+  }
+  ck_assert_int_eq(array.device_type, type);
+  ck_assert_ptr_nonnull(array.sync_event);
+  error = ref_import_device_batch(path, 0, &array);
+  ck_assert_msg(error == NULL, "%s", error);
+}
+END_TEST
+
 static const char* start_reference_producer(void* path, struct ArrowAsyncDeviceStreamHandler* handler) {
   return ref_export_async(path, ARROW_DEVICE_CPU, -1, handler);
 }
@@ -124,6 +161,8 @@ int main(void) {
   tcase_add_loop_test(streams, device_stream_round_trips, 0, 6);
   tcase_add_loop_test(streams, async_stream_round_trips, 0, 6);
   tcase_add_test(streams, async_consumer_notices_a_different_file);
+  tcase_add_loop_test(streams, gpu_module_round_trips_or_declines, 0,
+                      (int)(sizeof(gpu_types) / sizeof(gpu_types[0])));
   suite_add_tcase(suite, streams);
   return run_suite(suite);
 }

@@ -31,6 +31,9 @@ struct adc_device {
   /* Whether the harness may read the device's buffers in place, as on the
    * CPU; otherwise comparisons read host copies made with copy_to_host. */
   bool host_accessible;
+  /* The implementation's own description of the device (which runtime,
+   * which kind of memory); NULL where it needs none. */
+  const void* backend;
 
   /* Each returns 0, or -1 with the reason in `error` (for probe, the
    * runtime's own words). */

@@ -1,67 +1,351 @@
-/* CUDA and ROCm, known by name so that --device answers clearly.  Their
- * runtimes are looked up with dlopen in the child, so the harness builds and
- * runs on machines without them and reports the runtime's own reason when a
- * device is missing.  They have no data operations yet (the device issue
- * adds them), so no case is planned on them. */
+/* CUDA and ROCm (HIP) devices.  The runtimes are looked up with dlopen the
+ * first time a case's child uses a device, never in the harness parent
+ * (CUDA cannot survive a fork once initialised), so the harness builds and
+ * runs where they are missing and reports the runtime's own reason when a
+ * device is.  Both runtimes have the same shape; a table of symbol names
+ * per runtime lets one implementation serve both.
+ *
+ * Memory kinds: device memory (cudaMalloc, hipMalloc) is read through
+ * copies; pinned host memory and managed memory are readable by the CPU
+ * once the producer's event completed.  The queue is a stream: a pause is a
+ * host function sleeping on it (cudaLaunchHostFunc), so that no kernel has
+ * to be compiled into the harness. */
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device/device_kinds.h"
+#include "support/clock.h"
 
-/* Both runtimes share the shape: int get_device_count(int*), and a function
- * turning the returned code into text. */
-typedef int (*get_count_fn)(int*);
-typedef const char* (*error_string_fn)(int);
+/* Return codes and enumerators both runtimes share. */
+enum { GPU_SUCCESS = 0, GPU_NOT_READY = 600, GPU_HOST_TO_DEVICE = 1, GPU_DEVICE_TO_HOST = 2 };
 
-static int probe_runtime(const char* const* libraries, const char* count_symbol, const char* error_symbol,
-                         struct adc_error* error) {
+typedef void* gpu_stream;
+typedef void* gpu_event;
+typedef void (*gpu_host_function)(void*);
+
+/* One runtime's entry points, resolved by name. */
+struct gpu_api {
+  int (*get_device_count)(int*);
+  const char* (*get_error_string)(int);
+  int (*set_device)(int);
+  int (*malloc_device)(void**, size_t);
+  int (*malloc_host)(void**, size_t, unsigned);
+  int (*malloc_managed)(void**, size_t, unsigned);
+  int (*free_device)(void*);
+  int (*free_host)(void*);
+  int (*memcpy)(void*, const void*, size_t, int);
+  int (*memcpy_async)(void*, const void*, size_t, int, gpu_stream);
+  int (*stream_create)(gpu_stream*);
+  int (*stream_synchronize)(gpu_stream);
+  int (*stream_destroy)(gpu_stream);
+  int (*launch_host_function)(gpu_stream, gpu_host_function, void*);
+  int (*event_create)(gpu_event*);
+  int (*event_record)(gpu_event, gpu_stream);
+  int (*event_query)(gpu_event);
+  int (*event_synchronize)(gpu_event);
+  int (*event_destroy)(gpu_event);
+};
+
+/* The index of the one member a runtime may lack. */
+#define LAUNCH_HOST_FUNCTION (offsetof(struct gpu_api, launch_host_function) / sizeof(gpu_host_function))
+
+/* The symbol of each member of struct gpu_api, in member order. */
+struct gpu_runtime {
+  const char* name;               /* "CUDA" */
+  const char* const* libraries;   /* tried in order */
+  const char* symbols[19];        /* as struct gpu_api */
+  unsigned host_alloc_flags;      /* cudaHostAllocDefault, hipHostMallocDefault */
+  unsigned managed_attach_global; /* cudaMemAttachGlobal, hipMemAttachGlobal */
+  struct gpu_api api;             /* filled on first use, in a child */
+  bool loaded;
+  char load_error[256];
+};
+
+static const char* const cuda_libraries[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12", NULL};
+static struct gpu_runtime cuda = {
+    .name = "CUDA",
+    .libraries = cuda_libraries,
+    .symbols = {"cudaGetDeviceCount", "cudaGetErrorString", "cudaSetDevice", "cudaMalloc", "cudaHostAlloc",
+                "cudaMallocManaged", "cudaFree", "cudaFreeHost", "cudaMemcpy", "cudaMemcpyAsync",
+                "cudaStreamCreate", "cudaStreamSynchronize", "cudaStreamDestroy", "cudaLaunchHostFunc",
+                "cudaEventCreate", "cudaEventRecord", "cudaEventQuery", "cudaEventSynchronize",
+                "cudaEventDestroy"},
+    .host_alloc_flags = 0,
+    .managed_attach_global = 1,
+};
+
+static const char* const hip_libraries[] = {"libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6", NULL};
+static struct gpu_runtime hip = {
+    .name = "HIP",
+    .libraries = hip_libraries,
+    .symbols = {"hipGetDeviceCount", "hipGetErrorString", "hipSetDevice", "hipMalloc", "hipHostMalloc",
+                "hipMallocManaged", "hipFree", "hipHostFree", "hipMemcpy", "hipMemcpyAsync",
+                "hipStreamCreate", "hipStreamSynchronize", "hipStreamDestroy", "hipLaunchHostFunc",
+                "hipEventCreate", "hipEventRecord", "hipEventQuery", "hipEventSynchronize",
+                "hipEventDestroy"},
+    .host_alloc_flags = 0,
+    .managed_attach_global = 1,
+};
+
+enum memory_kind { DEVICE_MEMORY, PINNED_HOST_MEMORY, MANAGED_MEMORY };
+
+struct gpu_backend {
+  struct gpu_runtime* runtime;
+  enum memory_kind memory;
+};
+
+static struct gpu_runtime* runtime_of(const struct adc_device* device) {
+  return ((const struct gpu_backend*)device->backend)->runtime;
+}
+
+/* Resolves every symbol; -1 with the reason when the runtime is missing. */
+static int load(struct gpu_runtime* runtime, struct adc_error* error) {
+  if (runtime->loaded) return 0;
+  if (runtime->load_error[0] != '\0') return adc_fail(error, "%s", runtime->load_error);
   void* handle = NULL;
-  for (int i = 0; libraries[i] != NULL && handle == NULL; i++) {
-    handle = dlopen(libraries[i], RTLD_NOW | RTLD_LOCAL);
+  for (int i = 0; runtime->libraries[i] != NULL && handle == NULL; i++) {
+    handle = dlopen(runtime->libraries[i], RTLD_NOW | RTLD_LOCAL);
   }
-  if (handle == NULL) return adc_fail(error, "runtime not found: %s", dlerror());
-  /* dlsym returns an object pointer; ISO C only lets its bytes be copied
-   * into a function pointer. */
-  void* count_address = dlsym(handle, count_symbol);
-  void* error_address = dlsym(handle, error_symbol);
-  if (count_address == NULL || error_address == NULL) {
-    return adc_fail(error, "runtime library lacks %s", count_symbol);
+  void* members[sizeof(runtime->symbols) / sizeof(runtime->symbols[0])];
+  size_t n = sizeof(members) / sizeof(members[0]);
+  if (handle == NULL) {
+    snprintf(runtime->load_error, sizeof(runtime->load_error), "%s runtime not found: %s", runtime->name,
+             dlerror());
+    return adc_fail(error, "%s", runtime->load_error);
   }
-  get_count_fn get_count;
-  error_string_fn error_string;
-  memcpy(&get_count, &count_address, sizeof(get_count));
-  memcpy(&error_string, &error_address, sizeof(error_string));
-  int count = 0;
-  int code = get_count(&count);
-  if (code != 0) return adc_fail(error, "%s: %s", count_symbol, error_string(code));
-  if (count == 0) return adc_fail(error, "%s found no device", count_symbol);
+  for (size_t i = 0; i < n; i++) {
+    members[i] = dlsym(handle, runtime->symbols[i]);
+    /* Only pauses need it, and older HIP (Debian 12's 5.2) lacks it. */
+    bool optional = i == LAUNCH_HOST_FUNCTION;
+    if (members[i] == NULL && !optional) {
+      snprintf(runtime->load_error, sizeof(runtime->load_error), "the %s runtime lacks %s", runtime->name,
+               runtime->symbols[i]);
+      return adc_fail(error, "%s", runtime->load_error);
+    }
+  }
+  /* dlsym returns object pointers; ISO C only lets their bytes be copied
+   * into function pointers, which struct gpu_api holds in symbol order. */
+  _Static_assert(sizeof(struct gpu_api) == sizeof(members), "one member per symbol");
+  memcpy(&runtime->api, members, sizeof(members));
+  runtime->loaded = true;
   return 0;
 }
 
-static int probe_cuda(const struct adc_device* device, struct adc_error* error) {
-  (void)device;
-  static const char* const libraries[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12", NULL};
-  return probe_runtime(libraries, "cudaGetDeviceCount", "cudaGetErrorString", error);
+/* 0, or -1 with "<what>: <the runtime's words>". */
+static int check(const struct gpu_runtime* runtime, int code, const char* what, struct adc_error* error) {
+  if (code == GPU_SUCCESS) return 0;
+  return adc_fail(error, "%s: %s", what, runtime->api.get_error_string(code));
 }
 
-static int probe_rocm(const struct adc_device* device, struct adc_error* error) {
-  (void)device;
-  static const char* const libraries[] = {"libamdhip64.so", "libamdhip64.so.5", NULL};
-  return probe_runtime(libraries, "hipGetDeviceCount", "hipGetErrorString", error);
+static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  if (load(runtime, error) != 0) return -1;
+  int count = 0;
+  const char* counting = runtime->symbols[0];
+  if (check(runtime, runtime->api.get_device_count(&count), counting, error) != 0) return -1;
+  if (count <= device->device_id) return adc_fail(error, "%s found %d device(s)", counting, count);
+  return check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error);
 }
 
-const struct adc_device adc_device_cuda = {
-    .name = "cuda",
-    .arrow_type = ARROW_DEVICE_CUDA,
-    .device_id = 0,
-    .event_type = "cudaEvent_t",
-    .probe = probe_cuda,
+static int gpu_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  gpu_event event;
+  memcpy(&event, sync_event, sizeof(event)); /* sync_event points to a cudaEvent_t / hipEvent_t */
+  int code = runtime->api.event_query(event);
+  if (code == GPU_SUCCESS || code == GPU_NOT_READY) return 0;
+  return adc_fail(error, "sync_event %p holds no valid %s event: %s", sync_event, runtime->name,
+                  runtime->api.get_error_string(code));
+}
+
+static int gpu_wait_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
+  if (sync_event == NULL) return 0;
+  if (gpu_check_event(device, sync_event, error) != 0) return -1;
+  gpu_event event;
+  memcpy(&event, sync_event, sizeof(event));
+  return check(runtime_of(device), runtime_of(device)->api.event_synchronize(event), "waiting on sync_event",
+               error);
+}
+
+static int gpu_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
+                            struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  return check(runtime, runtime->api.memcpy(host, source, size, GPU_DEVICE_TO_HOST), "copy to host", error);
+}
+
+static int gpu_copy_from_host(const struct adc_device* device, void* destination, const void* host,
+                              size_t size, struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  return check(runtime, runtime->api.memcpy(destination, host, size, GPU_HOST_TO_DEVICE), "copy from host",
+               error);
+}
+
+static void* gpu_allocate(const struct adc_device* device, size_t size, bool protectable,
+                          struct adc_error* error) {
+  (void)protectable; /* GPU memory cannot be made read-only: protect_read_only is NULL */
+  const struct gpu_backend* backend = device->backend;
+  struct gpu_runtime* runtime = backend->runtime;
+  void* memory = NULL;
+  int code = backend->memory == DEVICE_MEMORY ? runtime->api.malloc_device(&memory, size ? size : 1)
+             : backend->memory == PINNED_HOST_MEMORY
+                 ? runtime->api.malloc_host(&memory, size ? size : 1, runtime->host_alloc_flags)
+                 : runtime->api.malloc_managed(&memory, size ? size : 1, runtime->managed_attach_global);
+  return check(runtime, code, "allocating device memory", error) == 0 ? memory : NULL;
+}
+
+static void gpu_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
+  (void)size;
+  (void)protectable;
+  const struct gpu_backend* backend = device->backend;
+  if (memory == NULL) return;
+  if (backend->memory == PINNED_HOST_MEMORY) {
+    backend->runtime->api.free_host(memory);
+  } else {
+    backend->runtime->api.free_device(memory);
+  }
+}
+
+/* ---- The queue: a stream of the runtime ---------------------------------- */
+
+struct adc_device_queue {
+  struct gpu_runtime* runtime;
+  gpu_stream stream;
+  void** staging; /* host copies the stream reads from; freed with the queue */
+  size_t n_staging;
+  gpu_event* events;
+  size_t n_events;
+  double* pauses; /* seconds, read by the host function */
+  size_t n_pauses;
 };
 
-const struct adc_device adc_device_rocm = {
-    .name = "rocm",
-    .arrow_type = ARROW_DEVICE_ROCM,
-    .device_id = 0,
-    .event_type = "hipEvent_t",
-    .probe = probe_rocm,
-};
+static struct adc_device_queue* gpu_queue_new(const struct adc_device* device, struct adc_error* error) {
+  struct adc_device_queue* queue = calloc(1, sizeof(*queue));
+  if (queue == NULL) {
+    adc_fail(error, "out of memory for a queue");
+    return NULL;
+  }
+  queue->runtime = runtime_of(device);
+  if (check(queue->runtime, queue->runtime->api.stream_create(&queue->stream), "creating a stream", error) !=
+      0) {
+    free(queue);
+    return NULL;
+  }
+  return queue;
+}
+
+/* Appends `item` to a growing array of `*count` items of `size` bytes. */
+static bool append(void** items, size_t* count, const void* item, size_t size) {
+  unsigned char* grown = realloc(*items, (*count + 1) * size);
+  if (grown == NULL) return false;
+  memcpy(grown + *count * size, item, size);
+  *items = grown;
+  (*count)++;
+  return true;
+}
+
+static void pause_on_stream(void* seconds) {
+  adc_sleep_seconds(*(const double*)seconds);
+}
+
+static int gpu_queue_delay(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
+  if (queue->runtime->api.launch_host_function == NULL) {
+    return adc_fail(error, "the %s runtime lacks %s, with which a stream is made to pause",
+                    queue->runtime->name, queue->runtime->symbols[LAUNCH_HOST_FUNCTION]);
+  }
+  double* pause = malloc(sizeof(*pause));
+  if (pause == NULL || !append((void**)&queue->pauses, &queue->n_pauses, &pause, sizeof(pause))) {
+    free(pause);
+    return adc_fail(error, "out of memory for a pause");
+  }
+  *pause = seconds;
+  return check(queue->runtime,
+               queue->runtime->api.launch_host_function(queue->stream, pause_on_stream, pause),
+               "queueing a pause", error);
+}
+
+static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destination, const void* host,
+                                    size_t size, struct adc_error* error) {
+  void* staging = malloc(size ? size : 1);
+  if (staging == NULL || !append((void**)&queue->staging, &queue->n_staging, &staging, sizeof(staging))) {
+    free(staging);
+    return adc_fail(error, "out of memory for a queued copy");
+  }
+  memcpy(staging, host, size);
+  return check(
+      queue->runtime,
+      queue->runtime->api.memcpy_async(destination, staging, size, GPU_HOST_TO_DEVICE, queue->stream),
+      "queueing a copy", error);
+}
+
+static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_error* error) {
+  gpu_event* slot = malloc(sizeof(*slot));
+  if (slot == NULL || !append((void**)&queue->events, &queue->n_events, &slot, sizeof(slot))) {
+    free(slot);
+    adc_fail(error, "out of memory for an event");
+    return NULL;
+  }
+  if (check(queue->runtime, queue->runtime->api.event_create(slot), "creating an event", error) != 0 ||
+      check(queue->runtime, queue->runtime->api.event_record(*slot, queue->stream), "recording an event",
+            error) != 0) {
+    return NULL;
+  }
+  return slot; /* spec: sync_event is a cudaEvent_t* / hipEvent_t* */
+}
+
+static void gpu_queue_finish(struct adc_device_queue* queue) {
+  queue->runtime->api.stream_synchronize(queue->stream);
+}
+
+static void gpu_queue_free(struct adc_device_queue* queue) {
+  if (queue == NULL) return;
+  gpu_queue_finish(queue);
+  gpu_event** events = (gpu_event**)queue->events;
+  for (size_t i = 0; i < queue->n_events; i++) {
+    queue->runtime->api.event_destroy(*events[i]);
+    free(events[i]);
+  }
+  for (size_t i = 0; i < queue->n_staging; i++) free(queue->staging[i]);
+  double** pauses = (double**)queue->pauses;
+  for (size_t i = 0; i < queue->n_pauses; i++) free(pauses[i]);
+  queue->runtime->api.stream_destroy(queue->stream);
+  free(queue->events);
+  free(queue->staging);
+  free(queue->pauses);
+  free(queue);
+}
+
+/* Every GPU device: the same operations, its own backend. */
+#define GPU_DEVICE(variable, device_name, type, runtime_var, memory_kind, event_name, readable) \
+  static const struct gpu_backend variable##_backend = {&runtime_var, memory_kind};             \
+  const struct adc_device variable = {                                                          \
+      .name = device_name,                                                                      \
+      .arrow_type = type,                                                                       \
+      .device_id = 0,                                                                           \
+      .event_type = event_name,                                                                 \
+      .host_accessible = readable,                                                              \
+      .backend = &variable##_backend,                                                           \
+      .probe = gpu_probe,                                                                       \
+      .wait_event = gpu_wait_event,                                                             \
+      .copy_to_host = gpu_copy_to_host,                                                         \
+      .copy_from_host = gpu_copy_from_host,                                                     \
+      .allocate = gpu_allocate,                                                                 \
+      .free = gpu_free,                                                                         \
+      .check_event = gpu_check_event,                                                           \
+      .queue_new = gpu_queue_new,                                                               \
+      .queue_delay = gpu_queue_delay,                                                           \
+      .queue_copy_from_host = gpu_queue_copy_from_host,                                         \
+      .queue_record_event = gpu_queue_record_event,                                             \
+      .queue_finish = gpu_queue_finish,                                                         \
+      .queue_free = gpu_queue_free,                                                             \
+  };
+
+GPU_DEVICE(adc_device_cuda, "cuda", ARROW_DEVICE_CUDA, cuda, DEVICE_MEMORY, "cudaEvent_t", false)
+GPU_DEVICE(adc_device_cuda_host, "cuda_host", ARROW_DEVICE_CUDA_HOST, cuda, PINNED_HOST_MEMORY, "cudaEvent_t",
+           true)
+GPU_DEVICE(adc_device_cuda_managed, "cuda_managed", ARROW_DEVICE_CUDA_MANAGED, cuda, MANAGED_MEMORY,
+           "cudaEvent_t", true)
+GPU_DEVICE(adc_device_rocm, "rocm", ARROW_DEVICE_ROCM, hip, DEVICE_MEMORY, "hipEvent_t", false)
+GPU_DEVICE(adc_device_rocm_host, "rocm_host", ARROW_DEVICE_ROCM_HOST, hip, PINNED_HOST_MEMORY, "hipEvent_t",
+           true)

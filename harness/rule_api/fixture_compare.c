@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "rule_api/host_mirror.h"
+#include "fixture_model/arrow_json_mirror.h"
 #include "support/clock.h"
 
 /* What is compared: one of the three shapes of fixture_compare.h. */
@@ -31,18 +31,28 @@ static int compare_on_host(const struct arrow_json_file* fixture, const struct t
   return -1;
 }
 
-static int mirror(const struct adc_case_context* ctx, struct adc_host_mirror* mirror,
-                  const struct target* target, const struct ArrowArray* array, struct ArrowArray* host,
-                  struct adc_error* error) {
+/* The device's copy, for the mirror; the reason of a failure stays here. */
+struct device_copy {
+  const struct adc_device* device;
+  struct adc_error* error;
+};
+
+static int copy_from_device(void* context, void* host, const void* source, size_t size) {
+  struct device_copy* copy = context;
+  return copy->device->copy_to_host(copy->device, host, source, size, copy->error);
+}
+
+static int mirror(const struct adc_case_context* ctx, struct arrow_json_mirror* mirror,
+                  const struct target* target, const struct ArrowArray* array, struct ArrowArray* host) {
   const struct arrow_json_field* field =
       target->kind == WHOLE_BATCH ? NULL : &ctx->fixture->fields[target->column];
   switch (target->kind) {
     case WHOLE_BATCH:
-      return adc_host_mirror_batch(mirror, ctx->device, ctx->fixture, array, host, error);
+      return arrow_json_mirror_batch(mirror, ctx->fixture, array, host);
     case ONE_COLUMN:
-      return adc_host_mirror_column(mirror, ctx->device, field, array, host, error);
+      return arrow_json_mirror_column(mirror, field, array, host);
     case DICTIONARY_VALUES:
-      return adc_host_mirror_values(mirror, ctx->device, &field->type, array, host, error);
+      return arrow_json_mirror_values(mirror, &field->type, array, host);
   }
   return -1;
 }
@@ -50,18 +60,20 @@ static int mirror(const struct adc_case_context* ctx, struct adc_host_mirror* mi
 static int compare_once(struct adc_case_context* ctx, const struct target* target,
                         const struct ArrowArray* array, char* difference, size_t size) {
   if (ctx->device->host_accessible) return compare_on_host(ctx->fixture, target, array, difference, size);
-  struct adc_host_mirror copies = {0};
-  struct ArrowArray host;
   struct adc_error error;
+  struct device_copy device_copy = {ctx->device, &error};
+  struct arrow_json_mirror copies = {.copy = copy_from_device, .context = &device_copy};
+  struct ArrowArray host;
   int result;
-  if (mirror(ctx, &copies, target, array, &host, &error) != 0) {
+  if (mirror(ctx, &copies, target, array, &host) != 0) {
+    if (copies.out_of_memory) adc_fail(&error, "out of host memory for a copy of the data");
     adc_unresolved(ctx, "cannot bring the data on %s to the host: %s", ctx->device->name, error.message);
     snprintf(difference, size, "the data could not be read: %s", error.message);
     result = -1;
   } else {
     result = compare_on_host(ctx->fixture, target, &host, difference, size);
   }
-  adc_host_mirror_free(&copies);
+  arrow_json_mirror_free(&copies);
   return result;
 }
 

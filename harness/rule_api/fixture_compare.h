@@ -2,7 +2,7 @@
  *
  * On a device the harness may read in place (the CPU) the array itself is
  * compared; elsewhere a host copy made through the device's operations
- * (host_mirror.h) is.  The comparison is the fixture model's
+ * (fixture_model/arrow_json_mirror.h) is.  The comparison is the fixture model's
  * (fixture_model/arrow_json.h): logical, honouring offsets and unknown null
  * counts.
  *
