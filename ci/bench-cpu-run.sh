@@ -6,6 +6,9 @@
 #      forking as many children, one at a time, that each dlopen the reference
 #      (tests/bench_fork_baseline.c), measured alternately in one run; the
 #      ratio of the medians (target: at most 1.5).
+#   3. Validation throughput per device: comparing a 10^7-row int32 column
+#      with its fixture, beside memcmp (CPU) or a copy to the host
+#      (tests/bench_validation_throughput.c).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"
@@ -38,3 +41,4 @@ s=$(median "${serial[@]}")
 f=$(median "${floor[@]}")
 printf 'benchmark: runner overhead, --jobs 1: run %.3f s, fork+dlopen floor %.3f s, ratio %.2f (target <= 1.5)\n' \
   "$s" "$f" "$(echo "$s / $f" | bc -l)"
+"$build/bench_validation_throughput"

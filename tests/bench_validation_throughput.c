@@ -1,0 +1,121 @@
+/* Benchmark, not a test: the harness's validation throughput.  For every
+ * device this machine can use, a 10^7-row int32 column (generated here) is
+ * placed on the device and compared with its fixture model the way a rule
+ * compares data (adc_compare_batch: a host copy off the CPU, then the
+ * fixture model's comparison); beside it, the floor for the same bytes: a
+ * plain memcmp on the CPU, a copy to the host elsewhere.  Prints figures,
+ * never fails on a slow machine. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "rule_api/fixture_compare.h"
+#include "support/clock.h"
+
+#define ROWS 10000000LL
+#define ROUNDS 3
+
+/* One int32 column of ROWS rows, every row valid. */
+static void make_fixture(struct arrow_json_file* file, int32_t* values) {
+  static struct arrow_json_field field = {.name = "values", .type = {ARROW_JSON_INT, 32, true}};
+  static struct arrow_json_column column;
+  static struct arrow_json_batch batch;
+  column.length = ROWS;
+  column.validity = malloc(ROWS);
+  column.ints = malloc(ROWS * sizeof(int64_t));
+  if (column.validity == NULL || column.ints == NULL) exit(EXIT_FAILURE);
+  memset(column.validity, 1, ROWS);
+  for (int64_t i = 0; i < ROWS; i++) {
+    values[i] = (int32_t)(i * 2654435761u);
+    column.ints[i] = values[i];
+  }
+  batch = (struct arrow_json_batch){.length = ROWS, .columns = &column};
+  *file = (struct arrow_json_file){.n_fields = 1, .fields = &field, .n_batches = 1, .batches = &batch};
+}
+
+/* The arrays below are the benchmark's own: released by nobody. */
+static void not_released(struct ArrowArray* array) {
+  (void)array;
+}
+
+static double best_of(double times[ROUNDS]) {
+  double best = times[0];
+  for (int i = 1; i < ROUNDS; i++) best = times[i] < best ? times[i] : best;
+  return best;
+}
+
+static void bench_device(const struct adc_device* device, const struct arrow_json_file* file,
+                         const int32_t* values) {
+  const size_t bytes = ROWS * sizeof(int32_t);
+  struct adc_error error;
+  void* data = device->allocate(device, bytes, false, &error);
+  if (data == NULL || device->copy_from_host(device, data, values, bytes, &error) != 0) {
+    printf("benchmark: validation throughput on %s: skipped (%s)\n", device->name, error.message);
+    return;
+  }
+  const void* column_buffers[2] = {NULL, data};
+  struct ArrowArray column = {
+      .length = ROWS, .n_buffers = 2, .buffers = column_buffers, .release = not_released};
+  struct ArrowArray* children[1] = {&column};
+  const void* batch_buffers[1] = {NULL};
+  struct ArrowArray batch = {.length = ROWS,
+                             .n_buffers = 1,
+                             .n_children = 1,
+                             .buffers = batch_buffers,
+                             .children = children,
+                             .release = not_released};
+  struct adc_case_context ctx = {.rule = adc_rule_at(0), .device = device, .fixture = file};
+
+  int32_t* host = malloc(bytes);
+  int32_t* same = malloc(bytes);
+  if (host == NULL || same == NULL) exit(EXIT_FAILURE);
+  memcpy(same, values, bytes);
+  double compare_times[ROUNDS];
+  double floor_times[ROUNDS];
+  volatile int sink = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    char difference[256];
+    double start = adc_now_seconds();
+    if (adc_compare_batch(&ctx, 0, &batch, difference, sizeof(difference)) != 0) {
+      printf("benchmark: validation on %s found a difference: %s\n", device->name, difference);
+      exit(EXIT_FAILURE);
+    }
+    compare_times[round] = adc_now_seconds() - start;
+    start = adc_now_seconds();
+    if (device->host_accessible) {
+      sink += memcmp(data, same, bytes);
+    } else {
+      device->copy_to_host(device, host, data, bytes, &error);
+    }
+    floor_times[round] = adc_now_seconds() - start;
+  }
+  double compare = best_of(compare_times);
+  double floor = best_of(floor_times);
+  printf(
+      "benchmark: validation throughput on %s, %lld int32 rows (%.0f MB): harness %.0f MB/s, %s %.0f MB/s "
+      "(%.1fx slower)\n",
+      device->name, ROWS, bytes / 1e6, bytes / compare / 1e6,
+      device->host_accessible ? "memcmp" : "copy to host", bytes / floor / 1e6, compare / floor);
+  free(host);
+  free(same);
+  device->free(device, data, bytes, false);
+}
+
+int main(void) {
+  int32_t* values = malloc(ROWS * sizeof(int32_t));
+  if (values == NULL) return EXIT_FAILURE;
+  struct arrow_json_file file;
+  make_fixture(&file, values);
+  for (size_t i = 0; i < adc_device_count(); i++) {
+    const struct adc_device* device = adc_device_at(i);
+    struct adc_error error;
+    if (device->probe(device, &error) != 0) {
+      printf("benchmark: validation throughput on %s: not run (%s)\n", device->name, error.message);
+      continue;
+    }
+    bench_device(device, &file, values);
+  }
+  free(values);
+  return EXIT_SUCCESS;
+}
