@@ -2,12 +2,6 @@
 #include "device/device_kinds.h"
 #include "device/host_memory.h"
 
-static int cpu_probe(const struct adc_device* device, struct adc_error* error) {
-  (void)device;
-  (void)error;
-  return 0;
-}
-
 static int cpu_wait_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
   (void)device;
   if (sync_event == NULL) return 0;
@@ -22,7 +16,7 @@ const struct adc_device adc_device_cpu = {
     .device_id = -1,
     .event_type = NULL,
     .host_accessible = true,
-    .probe = cpu_probe,
+    .probe = adc_host_probe,
     .wait_event = cpu_wait_event,
     .copy_to_host = adc_host_copy,
     .copy_from_host = adc_host_copy,

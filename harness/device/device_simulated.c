@@ -15,12 +15,6 @@
 #include "support/clock.h"
 #include "support/safe_read.h"
 
-static int simulated_probe(const struct adc_device* device, struct adc_error* error) {
-  (void)device;
-  (void)error;
-  return 0;
-}
-
 /* A sync_event from a library is read only once it is known to be readable
  * and to carry the event's magic number. */
 static int simulated_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
@@ -214,7 +208,7 @@ const struct adc_device adc_device_simulated = {
     /* Read only through copies, as a GPU's memory is, so that every rule
      * takes the path it takes on a GPU. */
     .host_accessible = false,
-    .probe = simulated_probe,
+    .probe = adc_host_probe,
     .wait_event = simulated_wait_event,
     .copy_to_host = adc_host_copy,
     .copy_from_host = adc_host_copy,
