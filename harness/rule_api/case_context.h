@@ -24,10 +24,10 @@ struct adc_case_context {
   struct adc_library* library; /* the producer or the consumer, as the rule's role says */
   /* Set when a batch was exported to a device with an event type and handed
    * to the rule as ready (its sync_event waited on, or NULL): the event
-   * rule that would be broken if its data were still changing.  A
-   * comparison that finds a difference watches the data for a while and,
-   * when they turn into the fixture's, leaves the case unresolved pointing
-   * at that rule (fixture_compare.h). */
+   * rule that would be broken if its data were still changing.  When the
+   * next comparison finds a difference, it watches the data for a while
+   * and, when they turn into the fixture's, leaves the case unresolved
+   * pointing at that rule (fixture_compare.h); any comparison clears it. */
   const char* late_data_rule;
   enum adc_status status;
   bool has_verdict;
