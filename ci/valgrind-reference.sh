@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the reference pair on the CPU and the simulated device under Valgrind
+# Runs the reference pair on the CPU (both ways) and the simulated device under Valgrind
 # memcheck (the GPU devices only load their runtimes here, and memcheck
 # cannot follow a GPU runtime usefully), following every case's
 # child process, and fails on any error or definite leak report.
@@ -11,7 +11,7 @@ cmake --build --preset valgrind -j"$(nproc)" --target adc-conform adc_reference 
 log_dir="$(mktemp -d)"
 # One job at a time keeps memcheck's logs apart; each child gets a generous
 # timeout because memcheck is slow.
-for device in cpu simulated; do
+for device in cpu cpu_device_arrays simulated; do
   valgrind --quiet --tool=memcheck --trace-children=yes --child-silent-after-fork=no \
     --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
     --error-exitcode=99 --log-file="$log_dir/memcheck.%p.log" \

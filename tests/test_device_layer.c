@@ -161,7 +161,8 @@ START_TEST(every_device_has_its_operations) {
                   device->name);
   }
   ck_assert_ptr_null(adc_device_find("abacus"));
-  ck_assert_str_eq(adc_device_names(), "cpu, simulated, cuda, cuda_host, cuda_managed, rocm, rocm_host");
+  ck_assert_str_eq(adc_device_names(),
+                   "cpu, cpu_device_arrays, simulated, cuda, cuda_host, cuda_managed, rocm, rocm_host");
 }
 END_TEST
 

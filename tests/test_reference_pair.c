@@ -12,7 +12,7 @@
 #include "test_support.h"
 
 /* The devices every machine has. */
-static const char* const devices_here[] = {"cpu", "simulated"};
+static const char* const devices_here[] = {"cpu", "cpu_device_arrays", "simulated"};
 
 /* The only cases that may end not_supported: the reference's simulated
  * producer sets a sync_event on every batch with buffers and none on a

@@ -31,6 +31,11 @@ struct adc_device {
   /* Whether the harness may read the device's buffers in place, as on the
    * CPU; otherwise comparisons read host copies made with copy_to_host. */
   bool host_accessible;
+  /* Batches travel as ArrowDeviceArray through the device entry points
+   * (ExportDeviceBatchFromJson, ImportDeviceBatchAndCompareToJson), as they
+   * must off the CPU; on the CPU, only for the device that judges those
+   * entry points there. */
+  bool batches_as_device_arrays;
   /* The implementation's own description of the device (which runtime,
    * which kind of memory); NULL where it needs none. */
   const void* backend;

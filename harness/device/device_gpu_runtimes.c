@@ -325,6 +325,7 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
       .device_id = 0,                                                                           \
       .event_type = event_name,                                                                 \
       .host_accessible = readable,                                                              \
+      .batches_as_device_arrays = true,                                                         \
       .backend = &variable##_backend,                                                           \
       .probe = gpu_probe,                                                                       \
       .wait_event = gpu_wait_event,                                                             \

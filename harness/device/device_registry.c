@@ -5,8 +5,8 @@
 #include "device/device_kinds.h"
 
 static const struct adc_device* const devices[] = {
-    &adc_device_cpu,          &adc_device_simulated, &adc_device_cuda,     &adc_device_cuda_host,
-    &adc_device_cuda_managed, &adc_device_rocm,      &adc_device_rocm_host};
+    &adc_device_cpu,       &adc_device_cpu_device_arrays, &adc_device_simulated, &adc_device_cuda,
+    &adc_device_cuda_host, &adc_device_cuda_managed,      &adc_device_rocm,      &adc_device_rocm_host};
 #define N_DEVICES (sizeof(devices) / sizeof(devices[0]))
 
 bool adc_device_has_operations(const struct adc_device* device) {

@@ -208,6 +208,7 @@ const struct adc_device adc_device_simulated = {
     /* Read only through copies, as a GPU's memory is, so that every rule
      * takes the path it takes on a GPU. */
     .host_accessible = false,
+    .batches_as_device_arrays = true,
     .probe = adc_host_probe,
     .wait_event = simulated_wait_event,
     .copy_to_host = adc_host_copy,

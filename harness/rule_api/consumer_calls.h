@@ -13,8 +13,9 @@
 const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema);
 
 /* Batch `batch` of the fixture, as a consumer on the case's device receives
- * it: on the CPU, ImportBatchAndCompareToJson with the embedded array (the
- * C Data Interface form); elsewhere ImportDeviceBatchAndCompareToJson.  A
+ * it: on `cpu`, ImportBatchAndCompareToJson with the embedded array (the
+ * C Data Interface form); on every other device (cpu_device_arrays
+ * included) ImportDeviceBatchAndCompareToJson.  A
  * rule declares ADC_NEED(ImportBatchAndCompareToJson) for either. */
 const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array);
 

@@ -2,8 +2,7 @@
 
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
                                                const struct adc_device* device) {
-  if (device->arrow_type == ARROW_DEVICE_CPU) return entry_point;
-  /* Off the CPU a batch can only travel as an ArrowDeviceArray. */
+  if (!device->batches_as_device_arrays) return entry_point;
   switch (entry_point) {
     case ADC_EP_ExportBatchFromJson:
       return ADC_EP_ExportDeviceBatchFromJson;

@@ -35,9 +35,10 @@ struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx);
 
 /* Batch `batch` as a consumer on the case's device receives it, ready to be
  * read through fixture_compare.h.
- *   - CPU: ExportBatchFromJson (the C Data Interface form) into an
+ *   - `cpu`: ExportBatchFromJson (the C Data Interface form) into an
  *     ArrowArray.
- *   - Elsewhere: ExportDeviceBatchFromJson with the device's type and id into
+ *   - Every other device (cpu_device_arrays included):
+ *     ExportDeviceBatchFromJson with the device's type and id into
  *     an ArrowDeviceArray, whose `array` member is returned, after waiting on
  *     its sync_event, as a consumer must before touching the data (spec:
  *     "sync_event"); unresolved when the event cannot be waited on.
@@ -51,7 +52,7 @@ struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch);
  * for rules on the members ArrowDeviceArray adds. */
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch);
 
-/* ExportBatchFromJson (its device form off the CPU) for batch `batch`,
+/* ExportBatchFromJson (its device form where batches are device arrays) for batch `batch`,
  * which the fixture does not have: the producer should decline.  Returns its
  * message, read with a bound into `text`, with `well_formed` telling whether
  * it was NUL-terminated UTF-8; or NULL when it exported something anyway

@@ -79,8 +79,8 @@ const struct adc_rule* adc_rule_at(size_t index);
 const struct adc_rule* adc_rule_find(const char* id);
 
 /* The device form of a batch entry point on `device` (ExportBatchFromJson
- * becomes ExportDeviceBatchFromJson off the CPU); any other entry point is
- * itself. */
+ * becomes ExportDeviceBatchFromJson on every device but `cpu`: see
+ * adc_device.batches_as_device_arrays); any other entry point is itself. */
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
                                                const struct adc_device* device);
 
