@@ -163,10 +163,10 @@ static int gpu_check_event(const struct adc_device* device, void* sync_event, st
 static int gpu_wait_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
   if (sync_event == NULL) return 0;
   if (gpu_check_event(device, sync_event, error) != 0) return -1;
+  const struct gpu_runtime* runtime = runtime_of(device);
   gpu_event event;
   memcpy(&event, sync_event, sizeof(event));
-  return check(runtime_of(device), runtime_of(device)->api.event_synchronize(event), "waiting on sync_event",
-               error);
+  return check(runtime, runtime->api.event_synchronize(event), "waiting on sync_event", error);
 }
 
 static int gpu_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
@@ -209,15 +209,30 @@ static void gpu_free(const struct adc_device* device, void* memory, size_t size,
 
 /* ---- The queue: a stream of the runtime ---------------------------------- */
 
+/* Blocks the queue owns until it is freed, each from malloc. */
+struct owned_blocks {
+  void** items;
+  size_t count;
+};
+
+/* Takes `block` into `list`; false (the block left to the caller) when out
+ * of memory. */
+static bool own(struct owned_blocks* list, void* block) {
+  void** grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
+  if (grown == NULL) return false;
+  grown[list->count++] = block;
+  list->items = grown;
+  return true;
+}
+
 struct adc_device_queue {
   struct gpu_runtime* runtime;
   gpu_stream stream;
-  void** staging; /* host copies the stream reads from; freed with the queue */
-  size_t n_staging;
-  gpu_event* events;
-  size_t n_events;
-  double* pauses; /* seconds, read by the host function */
-  size_t n_pauses;
+  /* What the stream reads later: host copies of queued bytes, the seconds
+   * of each pause. */
+  struct owned_blocks blocks;
+  /* Each a gpu_event, created and recorded: handed out as sync_event. */
+  struct owned_blocks events;
 };
 
 static struct adc_device_queue* gpu_queue_new(const struct adc_device* device, struct adc_error* error) {
@@ -235,14 +250,16 @@ static struct adc_device_queue* gpu_queue_new(const struct adc_device* device, s
   return queue;
 }
 
-/* Appends `item` to a growing array of `*count` items of `size` bytes. */
-static bool append(void** items, size_t* count, const void* item, size_t size) {
-  unsigned char* grown = realloc(*items, (*count + 1) * size);
-  if (grown == NULL) return false;
-  memcpy(grown + *count * size, item, size);
-  *items = grown;
-  (*count)++;
-  return true;
+/* A copy of `size` bytes at `source` that the queue owns; NULL when out of
+ * memory. */
+static void* owned_copy(struct adc_device_queue* queue, const void* source, size_t size) {
+  void* block = malloc(size ? size : 1);
+  if (block == NULL || !own(&queue->blocks, block)) {
+    free(block);
+    return NULL;
+  }
+  memcpy(block, source, size);
+  return block;
 }
 
 static void pause_on_stream(void* seconds) {
@@ -254,12 +271,8 @@ static int gpu_queue_delay(struct adc_device_queue* queue, double seconds, struc
     return adc_fail(error, "the %s runtime lacks %s, with which a stream is made to pause",
                     queue->runtime->name, queue->runtime->symbols[LAUNCH_HOST_FUNCTION]);
   }
-  double* pause = malloc(sizeof(*pause));
-  if (pause == NULL || !append((void**)&queue->pauses, &queue->n_pauses, &pause, sizeof(pause))) {
-    free(pause);
-    return adc_fail(error, "out of memory for a pause");
-  }
-  *pause = seconds;
+  double* pause = owned_copy(queue, &seconds, sizeof(seconds));
+  if (pause == NULL) return adc_fail(error, "out of memory for a pause");
   return check(queue->runtime,
                queue->runtime->api.launch_host_function(queue->stream, pause_on_stream, pause),
                "queueing a pause", error);
@@ -267,12 +280,8 @@ static int gpu_queue_delay(struct adc_device_queue* queue, double seconds, struc
 
 static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destination, const void* host,
                                     size_t size, struct adc_error* error) {
-  void* staging = malloc(size ? size : 1);
-  if (staging == NULL || !append((void**)&queue->staging, &queue->n_staging, &staging, sizeof(staging))) {
-    free(staging);
-    return adc_fail(error, "out of memory for a queued copy");
-  }
-  memcpy(staging, host, size);
+  void* staging = owned_copy(queue, host, size);
+  if (staging == NULL) return adc_fail(error, "out of memory for a queued copy");
   return check(
       queue->runtime,
       queue->runtime->api.memcpy_async(destination, staging, size, GPU_HOST_TO_DEVICE, queue->stream),
@@ -281,13 +290,21 @@ static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destin
 
 static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_error* error) {
   gpu_event* slot = malloc(sizeof(*slot));
-  if (slot == NULL || !append((void**)&queue->events, &queue->n_events, &slot, sizeof(slot))) {
+  if (slot == NULL) {
+    adc_fail(error, "out of memory for an event");
+    return NULL;
+  }
+  if (check(queue->runtime, queue->runtime->api.event_create(slot), "creating an event", error) != 0) {
+    free(slot);
+    return NULL;
+  }
+  if (!own(&queue->events, slot)) {
+    queue->runtime->api.event_destroy(*slot);
     free(slot);
     adc_fail(error, "out of memory for an event");
     return NULL;
   }
-  if (check(queue->runtime, queue->runtime->api.event_create(slot), "creating an event", error) != 0 ||
-      check(queue->runtime, queue->runtime->api.event_record(*slot, queue->stream), "recording an event",
+  if (check(queue->runtime, queue->runtime->api.event_record(*slot, queue->stream), "recording an event",
             error) != 0) {
     return NULL;
   }
@@ -301,18 +318,14 @@ static void gpu_queue_finish(struct adc_device_queue* queue) {
 static void gpu_queue_free(struct adc_device_queue* queue) {
   if (queue == NULL) return;
   gpu_queue_finish(queue);
-  gpu_event** events = (gpu_event**)queue->events;
-  for (size_t i = 0; i < queue->n_events; i++) {
-    queue->runtime->api.event_destroy(*events[i]);
-    free(events[i]);
+  for (size_t i = 0; i < queue->events.count; i++) {
+    queue->runtime->api.event_destroy(*(gpu_event*)queue->events.items[i]);
+    free(queue->events.items[i]);
   }
-  for (size_t i = 0; i < queue->n_staging; i++) free(queue->staging[i]);
-  double** pauses = (double**)queue->pauses;
-  for (size_t i = 0; i < queue->n_pauses; i++) free(pauses[i]);
+  for (size_t i = 0; i < queue->blocks.count; i++) free(queue->blocks.items[i]);
   queue->runtime->api.stream_destroy(queue->stream);
-  free(queue->events);
-  free(queue->staging);
-  free(queue->pauses);
+  free(queue->events.items);
+  free(queue->blocks.items);
   free(queue);
 }
 
