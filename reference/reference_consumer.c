@@ -70,6 +70,11 @@ static const char* compare_host_copy(const char* json_path, int num_batch, const
 }
 
 const char* ref_import_device_batch(const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
+  return ref_import_device_batch_with(json_path, num_batch, batch, ref_import_batch);
+}
+
+const char* ref_import_device_batch_with(const char* json_path, int num_batch, struct ArrowDeviceArray* batch,
+                                         ref_import_host_batch_fn import) {
   if (batch->array.release == NULL) return "the device batch handed to the consumer is already released";
   const struct ref_device* device = ref_device_for(batch->device_type);
   const char* problem = NULL;
@@ -87,7 +92,7 @@ const char* ref_import_device_batch(const char* json_path, int num_batch, struct
   }
   /* The embedded ArrowArray is released through its own callback (spec:
    * "calling the release callback should be done using the array member"). */
-  if (device->host_readable) return ref_import_batch(json_path, num_batch, &batch->array);
+  if (device->host_readable) return import(json_path, num_batch, &batch->array);
   const char* result = compare_host_copy(json_path, num_batch, device, &batch->array);
   batch->array.release(&batch->array);
   return result;

@@ -40,6 +40,14 @@ const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t 
 const char* ref_import_schema(const char* json_path, struct ArrowSchema* schema);
 const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowArray* batch);
 const char* ref_import_device_batch(const char* json_path, int num_batch, struct ArrowDeviceArray* batch);
+/* The same steps (wait on the event; where the CPU cannot read the buffers
+ * in place, compare a host copy), with `import` comparing and releasing the
+ * embedded array where it can: ref_import_batch above, or another
+ * consumer's. */
+typedef const char* (*ref_import_host_batch_fn)(const char* json_path, int num_batch,
+                                                struct ArrowArray* batch);
+const char* ref_import_device_batch_with(const char* json_path, int num_batch, struct ArrowDeviceArray* batch,
+                                         ref_import_host_batch_fn import);
 
 /* ---- Device streams and async streams (reference_stream.c, reference_async.c). */
 const char* ref_export_device_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
