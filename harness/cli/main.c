@@ -130,13 +130,9 @@ int main(int argc, char** argv) {
   if (options.list_cases) {
     for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
   } else if (n == 0) {
-    bool reachable = false;
-    for (size_t d = 0; d < session.n_devices; d++) reachable |= adc_device_has_operations(session.devices[d]);
-    adc_fail(&error, "no case to run on device '%s'%s", session.device_option,
-             options.n_filters ? " matches the --filter globs"
-             : reachable       ? " (no rule of this catalogue applies to it)"
-                               : " (the harness cannot reach data on it yet: its device operations are not "
-                                 "implemented)");
+    adc_fail(
+        &error, "no case to run on device '%s'%s", session.device_option,
+        options.n_filters ? " matches the --filter globs" : " (no rule of this catalogue applies to it)");
     exit_code = bad_input(&error);
   } else {
     exit_code = run_and_report(&options, &session, cases, n);

@@ -87,9 +87,9 @@ struct adc_device {
 /* Whether the device has the queue operations above. */
 bool adc_device_has_queue(const struct adc_device* device);
 
-/* Whether the harness can run rules on the device: a device known by name
- * (so that --device gives a clear answer) may not have its data operations
- * yet. */
+/* Whether the device has every operation a rule may use.  Every registered
+ * device must (tests/test_device_layer.c checks): the runner calls them
+ * unchecked. */
 bool adc_device_has_operations(const struct adc_device* device);
 
 /* The registered devices, in registry order. */

@@ -29,8 +29,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
   size_t n = 0;
   for (size_t d = 0; d < session->n_devices; d++) {
     const struct adc_device* device = session->devices[d];
-    /* A device known by name but without data operations runs nothing. */
-    for (size_t r = 0; r < adc_rule_count() && adc_device_has_operations(device); r++) {
+    for (size_t r = 0; r < adc_rule_count(); r++) {
       const struct adc_rule* rule = adc_rule_at(r);
       const struct adc_side* side = adc_side_tested_by(session, rule);
       if (!side->tested) continue;
