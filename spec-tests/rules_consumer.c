@@ -161,7 +161,6 @@ static const struct adc_fixture_filter with_int32_rows = {has_int32_rows,
                                                           "a top-level int32 column with rows"};
 
 static const struct adc_fixture_filter with_nulls = {arrow_json_has_nulls, "nulls"};
-static const struct adc_fixture_filter with_values = {arrow_json_has_values, "at least one non-null value"};
 
 static const char release_base_sentence[] =
     "Consumers MUST call a base structure's release callback when "
@@ -250,7 +249,7 @@ static const struct adc_rule rules[] = {
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
-        .fixtures = &with_values,
+        .fixtures = &adc_fixtures_with_values,
         .run = detects_mismatch,
     },
 };

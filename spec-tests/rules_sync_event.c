@@ -120,8 +120,6 @@ static bool has_event_type_and_queue(const struct adc_device* device) {
 static const struct adc_device_filter with_queue = {
     has_event_type_and_queue, "with an event type and a queue the harness can write late with"};
 
-static const struct adc_fixture_filter with_values = {arrow_json_has_values, "at least one non-null value"};
-
 static const char producer_sentence[] =
     "If an event is provided, then the producer MUST ensure that the exported data is available on the "
     "device before the event is triggered.";
@@ -177,7 +175,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
         .devices = &with_queue,
-        .fixtures = &with_values,
+        .fixtures = &adc_fixtures_with_values,
         .run = consumer_waits,
     },
 };

@@ -72,6 +72,9 @@ struct adc_rule_family {
 #define ADC_RULE_FAMILY(rows) \
   { rows, sizeof(rows) / sizeof((rows)[0]) }
 
+/* Filters shared by several families (shared_filters.c). */
+extern const struct adc_fixture_filter adc_fixtures_with_values; /* at least one non-null value */
+
 /* The catalogue (spec-tests/rule_catalogue.c): every rule, in report order. */
 size_t adc_rule_count(void);
 const struct adc_rule* adc_rule_at(size_t index);
