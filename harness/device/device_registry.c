@@ -1,5 +1,6 @@
 /* The devices the harness knows, listed once. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device/device_kinds.h"
@@ -35,11 +36,12 @@ const struct adc_device* adc_device_find(const char* name) {
 }
 
 const char* adc_device_names(void) {
-  static char names[128];
+  static char names[256];
   if (names[0] == '\0') {
-    for (size_t i = 0; i < N_DEVICES; i++) {
-      strcat(names, i > 0 ? ", " : "");
-      strcat(names, devices[i]->name);
+    size_t used = 0;
+    for (size_t i = 0; i < N_DEVICES && used < sizeof(names); i++) {
+      used +=
+          (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i > 0 ? ", " : "", devices[i]->name);
     }
   }
   return names;
