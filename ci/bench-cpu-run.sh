@@ -9,6 +9,9 @@
 #   3. Validation throughput per device: comparing a 10^7-row int32 column
 #      with its fixture, beside memcmp (CPU) or a copy to the host
 #      (tests/bench_validation_throughput.c).
+#   4. Batches per second through the reference device stream and tasks per
+#      second through the reference async pair, beside bare calls
+#      (tests/bench_stream_throughput.c; target: >= 10^5 tasks/s).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"
@@ -42,3 +45,4 @@ f=$(median "${floor[@]}")
 printf 'benchmark: runner overhead, --jobs 1: run %.3f s, fork+dlopen floor %.3f s, ratio %.2f (target <= 1.5)\n' \
   "$s" "$f" "$(echo "$s / $f" | bc -l)"
 "$build/bench_validation_throughput"
+"$build/bench_stream_throughput"

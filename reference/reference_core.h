@@ -31,7 +31,8 @@ int64_t ref_bytes_allocated(void);
  * release callback), else a message and `out` untouched. */
 const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSchema* out);
 const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index, struct ArrowArray* out);
-/* A batch as a CPU device array (device_id -1, no sync event). */
+/* A batch as a device array on `device_type` (device_id -1 on the CPU),
+ * with a sync_event where the device has one. */
 const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t batch_index,
                                     ArrowDeviceType device_type, int64_t device_id,
                                     struct ArrowDeviceArray* out);
@@ -44,14 +45,24 @@ const char* ref_import_device_batch(const char* json_path, int num_batch, struct
  * in place, compare a host copy), with `import` comparing and releasing the
  * embedded array where it can: ref_import_batch above, or another
  * consumer's. */
+/* The same steps against batch `num_batch` of a fixture already loaded
+ * (what a stream consumer does batch after batch). */
+const char* ref_compare_device_batch(const struct arrow_json_file* file, int64_t num_batch,
+                                     struct ArrowDeviceArray* batch);
 typedef const char* (*ref_import_host_batch_fn)(const char* json_path, int num_batch,
                                                 struct ArrowArray* batch);
 const char* ref_import_device_batch_with(const char* json_path, int num_batch, struct ArrowDeviceArray* batch,
                                          ref_import_host_batch_fn import);
 
-/* ---- Device streams and async streams (reference_stream.c, reference_async.c). */
+/* ---- Device streams (reference_stream_export.c, reference_stream_import.c)
+ * and async streams (reference_async.c). */
 const char* ref_export_device_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                                      struct ArrowDeviceArrayStream* out);
+/* The same stream, except that get_next fails with EIO where it would
+ * return batch `fail_at_batch` (an injected error, for the error path). */
+const char* ref_export_failing_device_stream(const char* json_path, ArrowDeviceType device_type,
+                                             int64_t device_id, int64_t fail_at_batch,
+                                             struct ArrowDeviceArrayStream* out);
 const char* ref_import_device_stream(const char* json_path, struct ArrowDeviceArrayStream* stream);
 const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                              struct ArrowAsyncDeviceStreamHandler* handler);

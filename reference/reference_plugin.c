@@ -80,6 +80,12 @@ EXPORT const char* adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(
   return keep(ref_export_device_stream(json_path, device_type, device_id, out));
 }
 
+EXPORT const char* adc_reference_CDeviceIntegration_ExportFailingDeviceStreamFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+    struct ArrowDeviceArrayStream* out) {
+  return keep(ref_export_failing_device_stream(json_path, device_type, device_id, fail_at_batch, out));
+}
+
 EXPORT const char* adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
     const char* json_path, struct ArrowDeviceArrayStream* stream) {
   return keep(ref_import_device_stream(json_path, stream));

@@ -10,18 +10,22 @@
 
 #include "rule_api/rule.h"
 
-extern const struct adc_rule_family adc_device_array_rules; /* rules_device_array.c */
-extern const struct adc_rule_family adc_sync_event_rules;   /* rules_sync_event.c */
-extern const struct adc_rule_family adc_release_rules;      /* rules_release.c */
-extern const struct adc_rule_family adc_content_rules;      /* rules_content.c */
-extern const struct adc_rule_family adc_move_rules;         /* rules_move.c */
-extern const struct adc_rule_family adc_lifetime_rules;     /* rules_lifetime.c */
-extern const struct adc_rule_family adc_consumer_rules;     /* rules_consumer.c */
-extern const struct adc_rule_family adc_plugin_rules;       /* rules_plugin.c */
+extern const struct adc_rule_family adc_device_array_rules;    /* rules_device_array.c */
+extern const struct adc_rule_family adc_sync_event_rules;      /* rules_sync_event.c */
+extern const struct adc_rule_family adc_release_rules;         /* rules_release.c */
+extern const struct adc_rule_family adc_content_rules;         /* rules_content.c */
+extern const struct adc_rule_family adc_move_rules;            /* rules_move.c */
+extern const struct adc_rule_family adc_lifetime_rules;        /* rules_lifetime.c */
+extern const struct adc_rule_family adc_consumer_rules;        /* rules_consumer.c */
+extern const struct adc_rule_family adc_consumer_stream_rules; /* rules_consumer_stream.c */
+extern const struct adc_rule_family adc_plugin_rules;          /* rules_plugin.c */
+extern const struct adc_rule_family adc_device_stream_rules;   /* rules_device_stream.c */
 
 static const struct adc_rule_family* const families[] = {
-    &adc_device_array_rules, &adc_sync_event_rules, &adc_release_rules,  &adc_content_rules,
-    &adc_move_rules,         &adc_lifetime_rules,   &adc_consumer_rules, &adc_plugin_rules,
+    &adc_device_array_rules,  &adc_sync_event_rules, &adc_release_rules,
+    &adc_content_rules,       &adc_move_rules,       &adc_lifetime_rules,
+    &adc_device_stream_rules, &adc_consumer_rules,   &adc_consumer_stream_rules,
+    &adc_plugin_rules,
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 

@@ -1,13 +1,16 @@
 /* The rule catalogue in code and the one in CONFORMANCE.md are the same:
  * the same rule IDs, and each row of the document is exactly the row
  * `adc-conform --list-rules=markdown` prints from the code (role, severity,
- * reach, needs, sentence, method).  Every row of the code is complete. */
+ * reach, needs, sentence, method).  Every row of the code is complete.  The
+ * plugin ABI's tables there list exactly the entry points of
+ * ADC_PLUGIN_ENTRY_POINTS. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "adc/plugin_abi.h"
 #include "rule_api/rule.h"
 #include "test_support.h"
 
@@ -100,12 +103,54 @@ START_TEST(rules_are_complete_and_unique) {
 }
 END_TEST
 
+/* The symbol suffixes of the plugin ABI, from its one list. */
+#define ADC_SUFFIX_TEXT(name, suffix, result, parameters, arguments) #suffix,
+static const char* const entry_point_suffixes[] = {ADC_PLUGIN_ENTRY_POINTS(ADC_SUFFIX_TEXT)};
+#undef ADC_SUFFIX_TEXT
+#define N_ENTRY_POINTS (sizeof(entry_point_suffixes) / sizeof(entry_point_suffixes[0]))
+
+/* Whether a line is a row of an entry point table: its first cell is a
+ * symbol suffix written as `Suffix` (no dot, as rule IDs have). */
+static bool is_entry_point_row(const char* line, char* suffix, size_t size) {
+  if (strncmp(line, "| `", 3) != 0) return false;
+  size_t length = strcspn(line + 3, "`");
+  if (length == 0 || length >= size || memchr(line + 3, '.', length) != NULL) return false;
+  if (strncmp(line + 3 + length, "` |", 3) != 0) return false;
+  snprintf(suffix, size, "%.*s", (int)length, line + 3);
+  return strncmp(suffix, "CData", 5) == 0 || strncmp(suffix, "CDevice", 7) == 0 ||
+         strcmp(suffix, "BytesAllocated") == 0;
+}
+
+START_TEST(plugin_abi_tables_list_every_entry_point) {
+  FILE* f = fopen(ADC_SOURCE_DIR "/CONFORMANCE.md", "r");
+  ck_assert_ptr_nonnull(f);
+  bool documented[N_ENTRY_POINTS] = {false};
+  char line[8192];
+  char suffix[128];
+  while (fgets(line, sizeof(line), f) != NULL) {
+    if (!is_entry_point_row(line, suffix, sizeof(suffix))) continue;
+    bool known = false;
+    for (size_t e = 0; e < N_ENTRY_POINTS; e++) {
+      if (strcmp(entry_point_suffixes[e], suffix) != 0) continue;
+      ck_assert_msg(!documented[e], "CONFORMANCE.md describes %s twice", suffix);
+      documented[e] = known = true;
+    }
+    ck_assert_msg(known, "CONFORMANCE.md describes %s, which ADC_PLUGIN_ENTRY_POINTS lacks", suffix);
+  }
+  fclose(f);
+  for (size_t e = 0; e < N_ENTRY_POINTS; e++) {
+    ck_assert_msg(documented[e], "CONFORMANCE.md (Plugin ABI) does not describe %s", entry_point_suffixes[e]);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("catalogue");
   TCase* tc = tcase_create("catalogue");
   tcase_add_test(tc, code_and_document_list_the_same_rules);
   tcase_add_test(tc, document_rows_are_the_code_rows);
   tcase_add_test(tc, rules_are_complete_and_unique);
+  tcase_add_test(tc, plugin_abi_tables_list_every_entry_point);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

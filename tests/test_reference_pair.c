@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adc/simulated_device.h"
 #include "device/device.h"
 #include "reference_core.h"
 #include "reference_device.h"
@@ -84,14 +85,39 @@ END_TEST
 static const char* const fixture_names[] = {"int32_nulls",   "int32_empty", "int32_all_null",
                                             "nested_struct", "dictionary",  "multi_batch"};
 
+/* Loop index: fixture, then device (the CPU, the simulated device). */
+static const ArrowDeviceType stream_devices[] = {ARROW_DEVICE_CPU, ADC_SIMULATED_DEVICE_TYPE};
+#define N_FIXTURES (sizeof(fixture_names) / sizeof(fixture_names[0]))
+
+static void fixture_path(char* path, size_t size, const char* name) {
+  snprintf(path, size, "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", name);
+}
+
 START_TEST(device_stream_round_trips) {
   char path[512];
-  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", fixture_names[_i]);
+  fixture_path(path, sizeof(path), fixture_names[(size_t)_i % N_FIXTURES]);
+  ArrowDeviceType device = stream_devices[(size_t)_i / N_FIXTURES];
   struct ArrowDeviceArrayStream stream;
-  ck_assert_ptr_null(ref_export_device_stream(path, ARROW_DEVICE_CPU, -1, &stream));
+  ck_assert_ptr_null(ref_export_device_stream(path, device, device == ARROW_DEVICE_CPU ? -1 : 0, &stream));
+  ck_assert_int_eq(stream.device_type, device);
   const char* error = ref_import_device_stream(path, &stream);
   ck_assert_msg(error == NULL, "%s", error);
   ck_assert(stream.release == NULL);
+}
+END_TEST
+
+/* The consumer stops at the injected failure, reports it with the
+ * producer's description, and leaves nothing allocated. */
+START_TEST(failing_stream_is_reported) {
+  char path[512];
+  fixture_path(path, sizeof(path), "multi_batch");
+  int64_t before = ref_bytes_allocated();
+  struct ArrowDeviceArrayStream stream;
+  ck_assert_ptr_null(ref_export_failing_device_stream(path, ARROW_DEVICE_CPU, -1, 1, &stream));
+  const char* error = ref_import_device_stream(path, &stream);
+  ck_assert_msg(error != NULL && strstr(error, "injected failure") != NULL, "%s", error ? error : "(NULL)");
+  ck_assert(stream.release == NULL);
+  ck_assert_int_eq(ref_bytes_allocated(), before);
 }
 END_TEST
 
@@ -113,7 +139,7 @@ START_TEST(gpu_module_round_trips_or_declines) {
   if (type == ARROW_DEVICE_CPU) return;
   ck_assert_msg(ref_device_for(type) != NULL, "no reference module serves device type %d", (int)type);
   char path[512];
-  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", "nested_struct");
+  fixture_path(path, sizeof(path), "nested_struct");
   struct arrow_json_file file;
   char message[256];
   ck_assert_int_eq(ref_load_fixture(path, &file, message, sizeof(message)), 0);
@@ -137,7 +163,7 @@ static const char* start_reference_producer(void* path, struct ArrowAsyncDeviceS
 
 START_TEST(async_stream_round_trips) {
   char path[512];
-  snprintf(path, sizeof(path), "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", fixture_names[_i]);
+  fixture_path(path, sizeof(path), fixture_names[_i]);
   const char* error = ref_import_async(path, ARROW_DEVICE_CPU, start_reference_producer, path);
   ck_assert_msg(error == NULL, "%s", error);
 }
@@ -163,7 +189,9 @@ int main(void) {
   tcase_add_test(harness, list_and_filter_select_cases);
   suite_add_tcase(suite, harness);
   TCase* streams = tcase_create("streams");
-  tcase_add_loop_test(streams, device_stream_round_trips, 0, 6);
+  tcase_add_loop_test(streams, device_stream_round_trips, 0,
+                      (int)(N_FIXTURES * sizeof(stream_devices) / sizeof(stream_devices[0])));
+  tcase_add_test(streams, failing_stream_is_reported);
   tcase_add_loop_test(streams, async_stream_round_trips, 0, 6);
   tcase_add_test(streams, async_consumer_notices_a_different_file);
   tcase_add_loop_test(streams, gpu_module_round_trips_or_declines, 0,

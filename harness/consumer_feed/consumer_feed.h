@@ -72,9 +72,62 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
 
 /* Calls of the release callback of the base structures exported so far. */
 int adc_feed_base_release_calls(const struct adc_feed* feed);
+/* Base structures (schemas and batches, streamed ones included) exported
+ * so far; of those, how many were never released, and how many had their
+ * release callback called more than once. */
+int adc_feed_bases_exported(const struct adc_feed* feed);
+int adc_feed_bases_never_released(const struct adc_feed* feed);
+int adc_feed_bases_released_more_than_once(const struct adc_feed* feed);
 /* Children or dictionaries released in place, by someone other than their parent. */
 int adc_feed_children_released_in_place(const struct adc_feed* feed);
 /* Buffers made read-only so far (read_only_buffers). */
 size_t adc_feed_read_only_regions(const struct adc_feed* feed, const struct adc_region** regions);
+
+/* ---- Device streams (feed_stream.c; spec: "Device Stream Interface").
+ *
+ * A stream of the feed hands out the feed's own exports: get_schema
+ * exports the schema, each get_next the next batch on the feed's device,
+ * then a released array (returned with 0) at the end, as often as asked.
+ * Each schema and array has its record like any export of the feed.  The
+ * stream has a record too, which outlives the stream structure: a callback
+ * called on a released stream, or a second release, finds it, is counted
+ * and does nothing else (spec: "This callback must NOT be called on a
+ * released ArrowDeviceArrayStream"). */
+struct adc_feed_stream_options {
+  /* The get_next call that would return this batch fails with EIO instead,
+   * and so does every later one; get_last_error describes the failure.
+   * -1: the stream never fails. */
+  int64_t fail_at_batch;
+  /* This batch is exported with one value altered (alter_one_value of
+   * adc_feed_layout); -1: none. */
+  int64_t altered_batch;
+};
+
+/* Returns 0 with `out` exported (its device_type the feed's device's), or
+ * -1 with the reason and `out` untouched.  NULL options: a stream that
+ * neither fails nor alters anything. */
+int adc_feed_export_stream(struct adc_feed* feed, const struct arrow_json_file* file,
+                           const struct adc_feed_stream_options* options, struct ArrowDeviceArrayStream* out,
+                           struct adc_error* error);
+
+/* What the streams of a feed went through, summed over them (a rule hands
+ * out one stream per feed). */
+struct adc_feed_stream_counts {
+  int release_calls;
+  /* get_schema, get_next and get_last_error calls on a released stream;
+   * the name of the first such callback, NULL when none was called. */
+  int calls_after_release;
+  const char* first_call_after_release;
+  /* get_last_error calls when the previous get_schema or get_next call had
+   * not returned an error (spec: "must ONLY be called if the last operation
+   * on the ArrowDeviceArrayStream returned an error"). */
+  int last_error_without_error;
+  int get_next_calls; /* on the live stream */
+  /* Why the feed itself failed to export a result of a stream, NULL when it
+   * never did: the stream then returned an error the consumer did not
+   * cause.  Valid until the feed is freed. */
+  const char* feed_error;
+};
+struct adc_feed_stream_counts adc_feed_stream_counts(const struct adc_feed* feed);
 
 #endif /* ADC_CONSUMER_FEED_H */

@@ -23,6 +23,7 @@ struct adc_feed* adc_feed_new(const struct adc_device* device) {
 void adc_feed_free(struct adc_feed* feed) {
   if (feed == NULL) return;
   if (feed->queue != NULL) feed->device->queue_free(feed->queue);
+  feed_streams_free(feed);
   for (size_t i = 0; i < feed->n_records; i++) free(feed->records[i]);
   free(feed->records);
   free(feed->regions);
@@ -69,6 +70,28 @@ int adc_feed_base_release_calls(const struct adc_feed* feed) {
     if (feed->records[i]->is_base) calls += feed->records[i]->release_calls;
   }
   return calls;
+}
+
+int adc_feed_bases_exported(const struct adc_feed* feed) {
+  int count = 0;
+  for (size_t i = 0; i < feed->n_records; i++) count += feed->records[i]->is_base;
+  return count;
+}
+
+int adc_feed_bases_never_released(const struct adc_feed* feed) {
+  int count = 0;
+  for (size_t i = 0; i < feed->n_records; i++) {
+    count += feed->records[i]->is_base && feed->records[i]->release_calls == 0;
+  }
+  return count;
+}
+
+int adc_feed_bases_released_more_than_once(const struct adc_feed* feed) {
+  int count = 0;
+  for (size_t i = 0; i < feed->n_records; i++) {
+    count += feed->records[i]->is_base && feed->records[i]->release_calls > 1;
+  }
+  return count;
 }
 
 int adc_feed_children_released_in_place(const struct adc_feed* feed) {

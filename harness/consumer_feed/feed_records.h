@@ -26,7 +26,11 @@ struct adc_feed {
   struct adc_region* regions;
   size_t n_regions;
   size_t regions_capacity;
+  struct feed_stream* streams; /* the records of its streams, newest first (feed_stream.c) */
 };
+
+/* Frees the records of the feed's streams (feed_stream.c). */
+void feed_streams_free(struct adc_feed* feed);
 
 /* A record for a structure whose private data is `payload`; `parent` is NULL
  * for a base structure. */

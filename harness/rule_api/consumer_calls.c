@@ -31,3 +31,11 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
   }
   return bounded(ctx->library->functions.ImportDeviceBatchAndCompareToJson(ctx->fixture_path, batch, array));
 }
+
+const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream) {
+  if (!adc_can_call(ctx, ADC_EP_ImportDeviceStreamAndCompareToJson)) {
+    stream->release(stream);
+    return not_called;
+  }
+  return bounded(ctx->library->functions.ImportDeviceStreamAndCompareToJson(ctx->fixture_path, stream));
+}

@@ -19,4 +19,10 @@ const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* 
  * rule declares ADC_NEED(ImportBatchAndCompareToJson) for either. */
 const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array);
 
+/* ImportDeviceStreamAndCompareToJson, on every device the case runs on (a
+ * device stream carries device arrays on the CPU too).  The consumer must
+ * drain `stream`, compare the schema and every batch, and release every
+ * result and the stream. */
+const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream);
+
 #endif /* ADC_CONSUMER_CALLS_H */

@@ -8,18 +8,14 @@
 #include "rule_api/needs.h"
 #include "rule_api/output_slot.h"
 
-/* A slot for a `size`-byte `structure` handed to `entry_point`, filled
- * with the pattern. */
-static void* new_output(struct adc_case_context* ctx, size_t size, const char* structure,
-                        const char* entry_point) {
+void* adc_output_slot_new_filled(struct adc_case_context* ctx, size_t size, const char* structure,
+                                 const char* entry_point) {
   void* slot = adc_output_slot_new(ctx, size, structure, entry_point);
   if (slot != NULL) memset(slot, ADC_FILL_BYTE, size);
   return slot;
 }
 
-/* After an export: NULL when the producer wrote outside `out` (crash) or
- * declined (not_supported, with its message); else `out`. */
-static void* exported(struct adc_case_context* ctx, void* out, const char* error, const char* what) {
+void* adc_exported(struct adc_case_context* ctx, void* out, const char* error, const char* what) {
   if (!adc_output_slot_intact(ctx, out)) return NULL;
   if (error != NULL) {
     char text[ADC_LIBRARY_TEXT_LIMIT + 128];
@@ -32,10 +28,11 @@ static void* exported(struct adc_case_context* ctx, void* out, const char* error
 
 struct ArrowSchema* adc_export_schema_raw(struct adc_case_context* ctx) {
   if (!adc_can_call(ctx, ADC_EP_ExportSchemaFromJson)) return NULL;
-  struct ArrowSchema* out = new_output(ctx, sizeof(*out), "ArrowSchema", "ExportSchemaFromJson");
+  struct ArrowSchema* out =
+      adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowSchema", "ExportSchemaFromJson");
   if (out == NULL) return NULL;
-  return exported(ctx, out, ctx->library->functions.ExportSchemaFromJson(ctx->fixture_path, out),
-                  "the schema");
+  return adc_exported(ctx, out, ctx->library->functions.ExportSchemaFromJson(ctx->fixture_path, out),
+                      "the schema");
 }
 
 struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx) {
@@ -50,39 +47,44 @@ struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx) {
 /* ExportDeviceBatchFromJson with the case's device type and id. */
 static struct ArrowDeviceArray* export_device_form(struct adc_case_context* ctx, int batch) {
   struct ArrowDeviceArray* out =
-      new_output(ctx, sizeof(*out), "ArrowDeviceArray", "ExportDeviceBatchFromJson");
+      adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "ExportDeviceBatchFromJson");
   if (out == NULL) return NULL;
   const char* error = ctx->library->functions.ExportDeviceBatchFromJson(
       ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
   char what[128];
   snprintf(what, sizeof(what), "batch %d to %s", batch, ctx->device->name);
-  return exported(ctx, out, error, what);
+  return adc_exported(ctx, out, error, what);
 }
 
 struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch) {
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
   if (adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson) {
-    struct ArrowArray* out = new_output(ctx, sizeof(*out), "ArrowArray", "ExportBatchFromJson");
+    struct ArrowArray* out =
+        adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowArray", "ExportBatchFromJson");
     if (out == NULL) return NULL;
     char what[64];
     snprintf(what, sizeof(what), "batch %d", batch);
-    return exported(ctx, out, ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, out),
-                    what);
+    return adc_exported(ctx, out, ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, out),
+                        what);
   }
   struct ArrowDeviceArray* out = export_device_form(ctx, batch);
-  if (out == NULL) return NULL;
+  if (out == NULL || (out->array.release != NULL && !adc_wait_until_ready(ctx, out, batch))) return NULL;
+  return &out->array;
+}
+
+bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch) {
   /* spec: a consumer must wait on the event before touching the data. */
   struct adc_error error;
-  if (out->array.release != NULL && ctx->device->wait_event(ctx->device, out->sync_event, &error) != 0) {
+  if (ctx->device->wait_event(ctx->device, array->sync_event, &error) != 0) {
     adc_unresolved(ctx, "batch %d: waiting on its sync_event failed (see %s): %s", batch,
                    ADC_RULE_VALID_EVENT, error.message);
-    out->array.release(&out->array);
-    return NULL;
+    array->array.release(&array->array);
+    return false;
   }
   if (ctx->device->event_type != NULL) {
-    ctx->late_data_rule = out->sync_event != NULL ? ADC_RULE_DATA_COMPLETE : ADC_RULE_NULL_MEANS_READY;
+    ctx->late_data_rule = array->sync_event != NULL ? ADC_RULE_DATA_COMPLETE : ADC_RULE_NULL_MEANS_READY;
   }
-  return &out->array;
+  return true;
 }
 
 struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch) {
@@ -108,7 +110,8 @@ const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, ch
                                      bool* well_formed) {
   *well_formed = true;
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
-  struct ArrowDeviceArray* out = new_output(ctx, sizeof(*out), "ArrowDeviceArray", "ExportBatchFromJson");
+  struct ArrowDeviceArray* out =
+      adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "ExportBatchFromJson");
   if (out == NULL) return NULL;
   const char* message =
       adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson

@@ -29,6 +29,17 @@
 /* The byte every output structure is filled with before an export. */
 #define ADC_FILL_BYTE 0xA5
 
+/* A new output slot (output_slot.h) for a `size`-byte `structure` handed to
+ * `entry_point`, filled with ADC_FILL_BYTE so that a member the producer
+ * never writes shows; NULL with a verdict. */
+void* adc_output_slot_new_filled(struct adc_case_context* ctx, size_t size, const char* structure,
+                                 const char* entry_point);
+
+/* After a producer call into slot `out` returned `error`: `out`, or NULL
+ * when the producer wrote outside the slot (crash) or declined to export
+ * `what` (not_supported, with its message). */
+void* adc_exported(struct adc_case_context* ctx, void* out, const char* error, const char* what);
+
 /* ExportSchemaFromJson: schemas live in CPU memory on every device. */
 struct ArrowSchema* adc_export_schema_raw(struct adc_case_context* ctx);
 struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx);
@@ -47,6 +58,13 @@ struct ArrowSchema* adc_export_schema(struct adc_case_context* ctx);
  * the device form. */
 struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch);
 struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch);
+
+/* For device batch `batch`, just exported: waits on its sync_event as a
+ * consumer must before reading, and marks the case so that data still
+ * changing afterwards point at the event rules (case_context.h).  False,
+ * with the array released and an unresolved verdict naming
+ * ADC_RULE_VALID_EVENT, when the wait fails. */
+bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch);
 
 /* ExportDeviceBatchFromJson on every device, the CPU included, with no wait:
  * for rules on the members ArrowDeviceArray adds. */

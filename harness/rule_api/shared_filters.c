@@ -4,3 +4,14 @@
 
 const struct adc_fixture_filter adc_fixtures_with_values = {arrow_json_has_values,
                                                             "at least one non-null value"};
+
+/* A device stream is a stream of device arrays on every device, the CPU
+ * included: on the CPU the device `cpu` judges it, and the device that
+ * judges the CPU a second time through device arrays would only repeat
+ * every case. */
+static bool streams_judged_here(const struct adc_device* device) {
+  return !(device->arrow_type == ARROW_DEVICE_CPU && device->batches_as_device_arrays);
+}
+const struct adc_device_filter adc_devices_for_streams = {
+    streams_judged_here,
+    "other than cpu_device_arrays (on the CPU, cpu judges streams: they carry device arrays there too)"};

@@ -60,6 +60,11 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
  *   ImportDeviceStreamAndCompareToJson: drain `stream` (schema, then every
  *     batch until end of stream), compare each with the file, release every
  *     result and the stream itself.
+ *   ExportFailingDeviceStreamFromJson (optional, for the rules on the error
+ *     path): the same stream as ExportDeviceStreamFromJson, except that the
+ *     get_next call that would return batch `fail_at_batch` fails instead:
+ *     it returns a non-zero error code, and get_last_error describes the
+ *     failure.  Earlier batches and the schema are as usual.
  *
  * Async device streams.
  *   ExportAsyncFromJson: take `handler` (owned by the caller) and drive it
@@ -97,6 +102,11 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
     (json_path, device_type, device_id, out))                                                            \
   X(ImportDeviceStreamAndCompareToJson, CDeviceIntegration_ImportDeviceStreamAndCompareToJson,           \
     const char*, (const char* json_path, struct ArrowDeviceArrayStream* stream), (json_path, stream))    \
+  X(ExportFailingDeviceStreamFromJson, CDeviceIntegration_ExportFailingDeviceStreamFromJson,             \
+    const char*,                                                                                         \
+    (const char* json_path, ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,           \
+     struct ArrowDeviceArrayStream* out),                                                                \
+    (json_path, device_type, device_id, fail_at_batch, out))                                             \
   X(ExportAsyncFromJson, CDeviceIntegration_ExportAsyncFromJson, const char*,                            \
     (const char* json_path, ArrowDeviceType device_type, int64_t device_id,                              \
      struct ArrowAsyncDeviceStreamHandler* handler),                                                     \

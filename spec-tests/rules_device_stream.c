@@ -1,0 +1,543 @@
+/* Producer rules for device streams (spec: "Device Stream Interface").
+ *
+ * The harness plays the consumer: it asks the producer for a stream over
+ * the fixture on the case's device (ExportDeviceStreamFromJson), then
+ * drives it the way the spec allows and checks what comes back.  Batches
+ * are read as single device batches are: after waiting on their
+ * sync_event, through the device layer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rule_api/fixture_compare.h"
+#include "rule_api/library_text.h"
+#include "rule_api/output_slot.h"
+#include "rule_api/producer_calls.h"
+#include "rule_api/stream_calls.h"
+
+/* Whether a callback pointer still holds the fill pattern: never written. */
+static bool unwritten(const void* member, size_t size) {
+  const unsigned char* bytes = member;
+  for (size_t i = 0; i < size; i++) {
+    if (bytes[i] != ADC_FILL_BYTE) return false;
+  }
+  return true;
+}
+
+static void callbacks_non_null(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream_raw(ctx);
+  if (stream == NULL) return;
+  const struct {
+    const char* name;
+    const void* member;
+    bool is_null;
+  } callbacks[] = {
+      {"get_schema", &stream->get_schema, stream->get_schema == NULL},
+      {"get_next", &stream->get_next, stream->get_next == NULL},
+      {"get_last_error", &stream->get_last_error, stream->get_last_error == NULL},
+      {"release", &stream->release, stream->release == NULL},
+  };
+  for (size_t i = 0; i < sizeof(callbacks) / sizeof(callbacks[0]) && !ctx->has_verdict; i++) {
+    if (callbacks[i].is_null) {
+      adc_violation(ctx, "%s is NULL right after a successful export", callbacks[i].name);
+    } else if (unwritten(callbacks[i].member, sizeof(stream->release))) {
+      adc_violation(ctx, "%s was never written: it still holds the harness's 0x%02X fill bytes",
+                    callbacks[i].name, ADC_FILL_BYTE);
+    }
+  }
+  if (!ctx->has_verdict) stream->release(stream);
+}
+
+static void device_type_matches_request(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  if (stream->device_type != ctx->device->arrow_type) {
+    adc_violation(ctx, "the stream's device_type is %d; %s was asked for (%d)", (int)stream->device_type,
+                  ctx->device->name, (int)ctx->device->arrow_type);
+  }
+  stream->release(stream);
+}
+
+/* The stream's schema, compared with the fixture's: NULL with a violation
+ * of this rule when `judged`, else with unresolved pointing at it. */
+static struct ArrowSchema* schema_of(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,
+                                     bool judged, const char* which) {
+  int code = 0;
+  struct ArrowSchema* schema = adc_stream_get_schema(ctx, stream, &code);
+  char difference[512] = "";
+  if (schema == NULL && !ctx->has_verdict) {
+    snprintf(difference, sizeof(difference), "get_schema returned %d", code);
+  } else if (schema != NULL && schema->release == NULL) {
+    snprintf(difference, sizeof(difference), "get_schema returned 0 and a released schema");
+  } else if (schema != NULL &&
+             arrow_json_compare_schema(ctx->fixture, schema, difference, sizeof(difference))) {
+    schema->release(schema);
+  } else {
+    return schema;
+  }
+  if (judged) {
+    adc_violation(ctx, "%s: %s", which, difference);
+  } else if (!ctx->has_verdict) {
+    adc_unresolved(ctx, "%s: %s (see %s)", which, difference, ADC_RULE_STREAM_SCHEMA);
+  }
+  return NULL;
+}
+
+static void schema_matches_fixture(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  struct ArrowSchema* schema = schema_of(ctx, stream, true, "the stream's schema");
+  if (schema != NULL) schema->release(schema);
+  stream->release(stream);
+}
+
+/* Takes every batch of the fixture from the stream and releases it. */
+static void drain(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream) {
+  ADC_FOR_EACH_BATCH(ctx, batch) adc_stream_release_array(adc_stream_next_or_unresolved(ctx, stream, batch));
+}
+
+static void schema_same_on_every_call(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  struct ArrowSchema* first = schema_of(ctx, stream, false, "the first get_schema");
+  if (first != NULL) {
+    first->release(first);
+    struct ArrowSchema* again = schema_of(ctx, stream, true, "a second get_schema, right after the first");
+    if (again != NULL) again->release(again);
+    drain(ctx, stream);
+    if (!ctx->has_verdict) {
+      struct ArrowSchema* after = schema_of(ctx, stream, true, "get_schema after every batch was read");
+      if (after != NULL) after->release(after);
+    }
+  }
+  stream->release(stream);
+}
+
+static void next_device_type_matches_stream(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  if (stream->device_type != ctx->device->arrow_type) {
+    adc_unresolved(ctx, "the stream's own device_type is not the one asked for (see %s)",
+                   "device_stream.device_type.matches_request");
+  }
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray* array = adc_stream_next_or_unresolved(ctx, stream, batch);
+    if (array == NULL) break;
+    if (array->device_type != stream->device_type) {
+      adc_violation(ctx, "batch %d has device_type %d, the stream %d", batch, (int)array->device_type,
+                    (int)stream->device_type);
+    }
+    adc_stream_release_array(array);
+  }
+  stream->release(stream);
+}
+
+static void next_matches_fixture(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    int code = 0;
+    struct ArrowDeviceArray* array = adc_stream_get_next(ctx, stream, batch, &code);
+    char difference[512];
+    if (array == NULL) {
+      if (!ctx->has_verdict) adc_violation(ctx, "get_next for batch %d returned %d", batch, code);
+    } else if (array->array.release == NULL) {
+      adc_violation(ctx, "the stream ended after %d batches; the fixture has %d", batch,
+                    (int)ctx->fixture->n_batches);
+    } else if (adc_compare_batch(ctx, batch, &array->array, difference, sizeof(difference)) != 0) {
+      adc_violation(ctx, "batch %d differs from the fixture: %s", batch, difference);
+    }
+    adc_stream_release_array(array);
+  }
+  stream->release(stream);
+}
+
+/* get_next after the fixture's last batch: NULL when the stream gave its
+ * end (0 and a released array), else what it gave instead. */
+static const char* not_the_end(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,
+                               char* text, size_t size) {
+  int batch = (int)ctx->fixture->n_batches;
+  int code = 0;
+  struct ArrowDeviceArray* array = adc_stream_get_next(ctx, stream, batch, &code);
+  if (array == NULL) {
+    snprintf(text, size, "get_next returned %d", code);
+  } else if (array->array.release != NULL) {
+    snprintf(text, size, "get_next returned another batch");
+    array->array.release(&array->array);
+  } else {
+    return NULL;
+  }
+  return text;
+}
+
+static void end_released_array(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  drain(ctx, stream);
+  char text[128];
+  if (!ctx->has_verdict && not_the_end(ctx, stream, text, sizeof(text)) != NULL && !ctx->has_verdict) {
+    adc_violation(ctx, "after the fixture's %d batches, %s; the end of a stream is 0 with a released array",
+                  (int)ctx->fixture->n_batches, text);
+  }
+  stream->release(stream);
+}
+
+static void end_repeats(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  drain(ctx, stream);
+  char text[128];
+  if (!ctx->has_verdict && not_the_end(ctx, stream, text, sizeof(text)) != NULL && !ctx->has_verdict) {
+    adc_unresolved(ctx, "the stream does not end where the fixture does: %s (see %s)", text,
+                   ADC_RULE_STREAM_END);
+  }
+  for (int call = 2; call <= 3 && !ctx->has_verdict; call++) {
+    if (not_the_end(ctx, stream, text, sizeof(text)) != NULL && !ctx->has_verdict) {
+      adc_violation(ctx, "call %d of get_next after the end: %s; the end should be given again", call, text);
+    }
+  }
+  stream->release(stream);
+}
+
+/* The batch the failing stream fails at: mid-stream where the fixture has
+ * several batches, so that the batches before it are in the consumer's
+ * hands. */
+static int failing_batch(const struct arrow_json_file* fixture) {
+  return fixture->n_batches > 1 ? 1 : 0;
+}
+
+/* Exports a failing stream and reads up to its failure; the stream with
+ * get_next's error code in `*code`, or NULL with a verdict. */
+static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_context* ctx, int* code) {
+  int fail_at = failing_batch(ctx->fixture);
+  struct ArrowDeviceArrayStream* stream = adc_export_failing_stream(ctx, fail_at);
+  if (stream == NULL) return NULL;
+  for (int batch = 0; batch < fail_at && !ctx->has_verdict; batch++) {
+    adc_stream_release_array(adc_stream_next_or_unresolved(ctx, stream, batch));
+  }
+  struct ArrowDeviceArray* array = ctx->has_verdict ? NULL : adc_stream_get_next(ctx, stream, fail_at, code);
+  if (array != NULL) {
+    adc_unresolved(
+        ctx,
+        "get_next returned 0 where ExportFailingDeviceStreamFromJson was asked to fail it (batch %d); "
+        "the producer does not honour that entry point",
+        fail_at);
+    adc_stream_release_array(array);
+  }
+  if (ctx->has_verdict) {
+    stream->release(stream);
+    return NULL;
+  }
+  return stream;
+}
+
+/* Whether `code` is an errno value this platform knows. */
+static bool is_errno_value(int code) {
+  static const char unknown[] = "Unknown error";
+  return code > 0 && strncmp(strerror(code), unknown, sizeof(unknown) - 1) != 0;
+}
+
+static void errors_errno_code(struct adc_case_context* ctx) {
+  int code = 0;
+  struct ArrowDeviceArrayStream* stream = stream_after_failure(ctx, &code);
+  if (stream == NULL) return;
+  if (!is_errno_value(code)) {
+    adc_violation(ctx,
+                  "get_next failed with %d, which is not an errno value (EINVAL %d, ENOMEM %d, EIO %d, ...)",
+                  code, EINVAL, ENOMEM, EIO);
+  }
+  stream->release(stream);
+}
+
+static void errors_last_error_text(struct adc_case_context* ctx) {
+  int code = 0;
+  struct ArrowDeviceArrayStream* stream = stream_after_failure(ctx, &code);
+  if (stream == NULL) return;
+  const char* description = stream->get_last_error(stream);
+  char text[ADC_LIBRARY_TEXT_LIMIT + 128];
+  bool well_formed = true;
+  if (description == NULL) {
+    adc_note(ctx, "get_last_error gave no description (NULL)");
+  } else if (adc_library_text_checked(description, text, sizeof(text), &well_formed), !well_formed) {
+    adc_violation(ctx, "get_last_error after get_next failed with %d: %s", code, text);
+  } else {
+    adc_note(ctx, "get_last_error: %s", text);
+  }
+  stream->release(stream);
+}
+
+/* Whether `array` is batch `batch` of the fixture before the step under
+ * test; otherwise unresolved, pointing at the rule on batches. */
+static bool matches_before(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* array) {
+  char difference[512];
+  if (adc_compare_batch(ctx, batch, &array->array, difference, sizeof(difference)) == 0) return true;
+  adc_unresolved(ctx, "batch %d differs from the fixture as soon as it is read (see %s): %s", batch,
+                 ADC_RULE_STREAM_BATCHES, difference);
+  return false;
+}
+
+static void results_outlive_stream(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  struct ArrowSchema* schema = schema_of(ctx, stream, false, "get_schema");
+  int n = (int)ctx->fixture->n_batches;
+  struct ArrowDeviceArray** arrays = calloc((size_t)n + 1, sizeof(*arrays));
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    arrays[batch] = adc_stream_next_or_unresolved(ctx, stream, batch);
+    if (arrays[batch] != NULL) matches_before(ctx, batch, arrays[batch]);
+  }
+  /* spec: "Their lifetimes are not tied to that of ArrowDeviceArrayStream." */
+  stream->release(stream);
+  char difference[512];
+  if (!ctx->has_verdict && arrow_json_compare_schema(ctx->fixture, schema, difference, sizeof(difference))) {
+    adc_violation(ctx, "the schema changed when the stream was released: %s", difference);
+  }
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    if (adc_compare_batch(ctx, batch, &arrays[batch]->array, difference, sizeof(difference)) != 0) {
+      adc_violation(ctx, "batch %d changed when the stream was released: %s", batch, difference);
+    }
+  }
+  for (int batch = 0; batch < n; batch++) adc_stream_release_array(arrays[batch]);
+  if (schema != NULL) schema->release(schema);
+  free(arrays);
+}
+
+static void release_sets_null(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  stream->release(stream);
+  if (stream->release != NULL) adc_violation(ctx, "release is still set after the release callback returned");
+}
+
+static const char moved_from_message[] =
+    "the producer touched the moved-from ArrowDeviceArrayStream after the consumer moved it; its "
+    "callbacks must not assume the stream stays where it was produced";
+
+static void move_relocatable(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* source = adc_export_stream(ctx);
+  if (source == NULL) return;
+  /* A move is a bitwise copy, the source marked released (spec: "Moving an
+   * array"; spec: "Stream lifetime" is managed "with similar usage"). */
+  struct ArrowDeviceArrayStream* moved = malloc(sizeof(*moved));
+  memcpy(moved, source, sizeof(*moved));
+  source->release = NULL;
+  adc_output_slot_seal(source, adc_violation_status(ctx->rule), moved_from_message);
+  struct ArrowSchema* schema = schema_of(ctx, moved, false, "get_schema on the moved stream");
+  if (schema != NULL) schema->release(schema);
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray* array = adc_stream_next_or_unresolved(ctx, moved, batch);
+    if (array != NULL) matches_before(ctx, batch, array);
+    adc_stream_release_array(array);
+  }
+  moved->release(moved);
+  free(moved);
+}
+
+/* BytesAllocated after taking the schema and `batches` batches from a
+ * stream, releasing the stream, then what was taken; minus before. */
+static bool bytes_kept(struct adc_case_context* ctx, int batches, int64_t* kept) {
+  int64_t before = 0;
+  int64_t after = 0;
+  if (!adc_bytes_allocated(ctx, &before)) return false;
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return false;
+  struct ArrowSchema* schema = schema_of(ctx, stream, false, "get_schema");
+  struct ArrowDeviceArray** arrays = calloc((size_t)batches + 1, sizeof(*arrays));
+  for (int batch = 0; batch < batches && !ctx->has_verdict; batch++) {
+    arrays[batch] = adc_stream_next_or_unresolved(ctx, stream, batch);
+  }
+  stream->release(stream);
+  for (int batch = 0; batch < batches; batch++) adc_stream_release_array(arrays[batch]);
+  if (schema != NULL) schema->release(schema);
+  free(arrays);
+  if (ctx->has_verdict || !adc_bytes_allocated(ctx, &after)) return false;
+  *kept = after - before;
+  return true;
+}
+
+static void release_no_leak(struct adc_case_context* ctx) {
+  /* Released mid-stream (after the first batch), then at its end. */
+  int read[] = {ctx->fixture->n_batches > 0 ? 1 : 0, (int)ctx->fixture->n_batches};
+  const char* when[] = {"after its first batch", "after its last batch"};
+  for (int i = 0; i < 2; i++) {
+    int64_t kept = 0;
+    if (bytes_kept(ctx, read[i], &kept) && kept != 0) {
+      adc_violation(ctx,
+                    "BytesAllocated is %lld bytes above its value before the export once the stream, "
+                    "released %s, and everything taken from it were released",
+                    (long long)kept, when[i]);
+    }
+  }
+}
+
+static const char stream_release_sentence[] =
+    "*Mandatory.* A pointer to a producer-provided release callback.";
+
+static const struct adc_rule rules[] = {
+    {
+        .id = ADC_RULE_STREAM_CALLBACKS,
+        .clause = "The ArrowDeviceArrayStream structure",
+        .sentence = "get_schema, get_next, get_last_error, release: *Mandatory.*",
+        .method = "Exports a stream and checks that its four callbacks are set (neither NULL nor left as "
+                  "the harness's fill bytes).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = callbacks_non_null,
+    },
+    {
+        .id = "device_stream.device_type.matches_request",
+        .clause = "The ArrowDeviceArrayStream structure",
+        .sentence = "*Mandatory.* The device type that this stream produces data on.",
+        .method = "Exports a stream on the case's device and checks its device_type is that device's.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = device_type_matches_request,
+    },
+    {
+        .id = ADC_RULE_STREAM_SCHEMA,
+        .clause = "ArrowDeviceArrayStream.get_schema",
+        .sentence =
+            "This callback allows the consumer to query the schema of the chunks of data in the stream. "
+            "*Return value:* 0 on success",
+        .method = "Calls get_schema and checks it returns 0 and the fixture's schema.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = schema_matches_fixture,
+    },
+    {
+        .id = "device_stream.schema.same_on_every_call",
+        .clause = "ArrowDeviceArrayStream.get_schema",
+        .sentence = "The schema is the same for all data chunks.",
+        .method = "Calls get_schema twice, reads every batch, calls it again, and checks each schema is the "
+                  "fixture's.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = schema_same_on_every_call,
+    },
+    {
+        .id = "device_stream.next.device_type_matches_stream",
+        .clause = "ArrowDeviceArrayStream.get_next",
+        .sentence = "The next chunk of data MUST be accessible from a device type matching the "
+                    "ArrowDeviceArrayStream.device_type.",
+        .method = "Reads every batch and checks each one's device_type is the stream's.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = next_device_type_matches_stream,
+    },
+    {
+        .id = ADC_RULE_STREAM_BATCHES,
+        .clause = "ArrowDeviceArrayStream.get_next",
+        .sentence = "Otherwise, the ArrowDeviceArray contains a valid data chunk.",
+        .method = "Reads as many batches as the fixture has, each after its sync_event, and checks get_next "
+                  "returns 0 and each batch equals the fixture's, in order.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = next_matches_fixture,
+    },
+    {
+        .id = ADC_RULE_STREAM_END,
+        .clause = "ArrowDeviceArrayStream.get_next",
+        .sentence = "If the embedded ArrowDeviceArray.array is released, then the end of the stream has been "
+                    "reached.",
+        .method = "Reads every batch, then checks the next get_next returns 0 and a released array.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = end_released_array,
+    },
+    {
+        .id = "device_stream.end.repeats",
+        .clause = "ArrowDeviceArrayStream.get_next",
+        .sentence = "If the embedded ArrowDeviceArray.array is released, then the end of the stream has been "
+                    "reached.",
+        .method = "After the end of the stream, calls get_next twice more and checks each returns the end "
+                  "again (SHOULD: erratum E7).",
+        .severity = ADC_SHOULD,
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = end_repeats,
+    },
+    {
+        .id = "device_stream.errors.errno_code",
+        .clause = "Error codes",
+        .sentence = "Such error codes should be interpreted like errno numbers (as defined by the local "
+                    "platform).",
+        .method = "Has the producer fail get_next mid-stream (ExportFailingDeviceStreamFromJson) and checks "
+                  "the code is an errno value of this platform.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportFailingDeviceStreamFromJson),
+        .run = errors_errno_code,
+    },
+    {
+        .id = "device_stream.errors.last_error_text",
+        .clause = "ArrowDeviceArrayStream.get_last_error",
+        .sentence =
+            "*Return value:* a pointer to a NULL-terminated character string (UTF8-encoded). NULL can "
+            "also be returned if no detailed description is available.",
+        .method =
+            "Has the producer fail get_next mid-stream, calls get_last_error, and reads its text with a "
+            "bound, checking it is NUL-terminated UTF-8 (or NULL).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportFailingDeviceStreamFromJson),
+        .run = errors_last_error_text,
+    },
+    {
+        .id = "device_stream.lifetime.results_outlive_stream",
+        .clause = "Result lifetimes",
+        .sentence = "The data returned by the get_schema and get_next callbacks must be released "
+                    "independently. Their lifetimes are not tied to that of ArrowDeviceArrayStream.",
+        .method = "Takes the schema and every batch, releases the stream, then checks each is still the "
+                  "fixture's and releases it.",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = results_outlive_stream,
+    },
+    {
+        .id = "device_stream.release.sets_null",
+        .clause = "Stream lifetime",
+        .sentence = "Lifetime of the C stream is managed using a release callback with similar usage as in C "
+                    "data interface.",
+        .method = "Exports a stream, calls its release callback and checks release is NULL afterwards (as "
+                  "for arrays: erratum E8).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = release_sets_null,
+    },
+    {
+        .id = "device_stream.move.relocatable",
+        .clause = "Stream lifetime",
+        .sentence = "Lifetime of the C stream is managed using a release callback with similar usage as in C "
+                    "data interface.",
+        .method = "Exports a stream into a struct on its own page, copies it bitwise, makes the page "
+                  "inaccessible, then reads every batch through the copy and releases it (erratum E8).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = move_relocatable,
+    },
+    {
+        .id = "device_stream.release.no_leak",
+        .clause = "ArrowDeviceArrayStream.release",
+        .sentence = stream_release_sentence,
+        .method = "Releases a stream after its first batch and another after its last, then everything taken "
+                  "from them, and checks BytesAllocated is back where it was (erratum E8).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_for_streams,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson) | ADC_NEED(BytesAllocated),
+        .run = release_no_leak,
+    },
+};
+
+const struct adc_rule_family adc_device_stream_rules = ADC_RULE_FAMILY(rules);
