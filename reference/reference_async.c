@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "reference_core.h"
+#include "reference_device.h"
 
 /* ---- producer side ---- */
 
@@ -21,6 +22,7 @@ struct async_producer_state {
   struct ArrowAsyncProducer producer;
   struct ArrowAsyncDeviceStreamHandler* handler;
   ArrowDeviceType device_type;
+  int64_t device_id;
   pthread_mutex_t mutex;
   pthread_cond_t wake;
   int64_t credit;
@@ -105,8 +107,8 @@ static void* producer_thread(void* argument) {
       goto finish;
     }
     struct async_task_state* task_state = calloc(1, sizeof(*task_state));
-    if (task_state == NULL ||
-        ref_export_device_batch(&state->file, batch, state->device_type, -1, &task_state->batch) != NULL) {
+    if (task_state == NULL || ref_export_device_batch(&state->file, batch, state->device_type,
+                                                      state->device_id, &task_state->batch) != NULL) {
       free(task_state);
       handler->on_error(handler, ENOMEM, "could not export a batch", NULL);
       goto finish;
@@ -132,8 +134,8 @@ finish:
 const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                              struct ArrowAsyncDeviceStreamHandler* handler) {
   static _Thread_local char error[1024];
-  (void)device_id;
-  if (device_type != ARROW_DEVICE_CPU) return "the reference producer only streams ARROW_DEVICE_CPU data";
+  /* Refused before any callback, as the plugin ABI asks of a refusal. */
+  if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
   struct async_producer_state* state = calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, error, sizeof(error)) != 0) {
@@ -144,6 +146,7 @@ const char* ref_export_async(const char* json_path, ArrowDeviceType device_type,
   pthread_cond_init(&state->wake, NULL);
   state->handler = handler;
   state->device_type = device_type;
+  state->device_id = device_id;
   state->producer = (struct ArrowAsyncProducer){
       .device_type = device_type,
       .request = producer_request,
@@ -212,11 +215,10 @@ static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self, str
   struct ArrowDeviceArray batch;
   int code = task->extract_data(task, &batch);
   if (code != 0) return note_problem(state, "extract_data failed");
-  char difference[512];
-  int mismatch =
-      arrow_json_compare_batch(&state->file, state->next_batch, &batch.array, difference, sizeof(difference));
-  batch.array.release(&batch.array);
-  if (mismatch) return note_problem(state, difference);
+  /* The steps of a single device batch: wait on its sync_event, read it
+   * (through a host copy where the CPU cannot), release it. */
+  const char* difference = ref_compare_device_batch(&state->file, state->next_batch, &batch);
+  if (difference != NULL) return note_problem(state, difference);
   state->next_batch++;
   self->producer->request(self->producer, 1);
   return 0;

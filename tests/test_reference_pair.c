@@ -88,6 +88,7 @@ static const char* const fixture_names[] = {"int32_nulls",   "int32_empty", "int
 /* Loop index: fixture, then device (the CPU, the simulated device). */
 static const ArrowDeviceType stream_devices[] = {ARROW_DEVICE_CPU, ADC_SIMULATED_DEVICE_TYPE};
 #define N_FIXTURES (sizeof(fixture_names) / sizeof(fixture_names[0]))
+#define N_STREAM_CASES ((int)(N_FIXTURES * sizeof(stream_devices) / sizeof(stream_devices[0])))
 
 static void fixture_path(char* path, size_t size, const char* name) {
   snprintf(path, size, "%s/%s.json", ADC_SOURCE_DIR "/fixtures/data", name);
@@ -157,14 +158,23 @@ START_TEST(gpu_module_round_trips_or_declines) {
 }
 END_TEST
 
-static const char* start_reference_producer(void* path, struct ArrowAsyncDeviceStreamHandler* handler) {
-  return ref_export_async(path, ARROW_DEVICE_CPU, -1, handler);
+/* What the async consumer's start function hands the reference producer. */
+struct async_start {
+  const char* path;
+  ArrowDeviceType device;
+};
+
+static const char* start_reference_producer(void* context, struct ArrowAsyncDeviceStreamHandler* handler) {
+  const struct async_start* start = context;
+  return ref_export_async(start->path, start->device, start->device == ARROW_DEVICE_CPU ? -1 : 0, handler);
 }
 
+/* Loop index as for device_stream_round_trips. */
 START_TEST(async_stream_round_trips) {
   char path[512];
-  fixture_path(path, sizeof(path), fixture_names[_i]);
-  const char* error = ref_import_async(path, ARROW_DEVICE_CPU, start_reference_producer, path);
+  fixture_path(path, sizeof(path), fixture_names[(size_t)_i % N_FIXTURES]);
+  struct async_start start = {path, stream_devices[(size_t)_i / N_FIXTURES]};
+  const char* error = ref_import_async(path, start.device, start_reference_producer, &start);
   ck_assert_msg(error == NULL, "%s", error);
 }
 END_TEST
@@ -173,9 +183,10 @@ START_TEST(async_consumer_notices_a_different_file) {
   /* Producer streams one fixture, consumer expects another. */
   char produced[512];
   char expected[512];
-  snprintf(produced, sizeof(produced), "%s", ADC_SOURCE_DIR "/fixtures/data/multi_batch.json");
-  snprintf(expected, sizeof(expected), "%s", ADC_SOURCE_DIR "/fixtures/data/int32_nulls.json");
-  const char* error = ref_import_async(expected, ARROW_DEVICE_CPU, start_reference_producer, produced);
+  fixture_path(produced, sizeof(produced), "multi_batch");
+  fixture_path(expected, sizeof(expected), "int32_nulls");
+  struct async_start start = {produced, ARROW_DEVICE_CPU};
+  const char* error = ref_import_async(expected, ARROW_DEVICE_CPU, start_reference_producer, &start);
   ck_assert_ptr_nonnull(error);
 }
 END_TEST
@@ -189,10 +200,9 @@ int main(void) {
   tcase_add_test(harness, list_and_filter_select_cases);
   suite_add_tcase(suite, harness);
   TCase* streams = tcase_create("streams");
-  tcase_add_loop_test(streams, device_stream_round_trips, 0,
-                      (int)(N_FIXTURES * sizeof(stream_devices) / sizeof(stream_devices[0])));
+  tcase_add_loop_test(streams, device_stream_round_trips, 0, N_STREAM_CASES);
   tcase_add_test(streams, failing_stream_is_reported);
-  tcase_add_loop_test(streams, async_stream_round_trips, 0, 6);
+  tcase_add_loop_test(streams, async_stream_round_trips, 0, N_STREAM_CASES);
   tcase_add_test(streams, async_consumer_notices_a_different_file);
   tcase_add_loop_test(streams, gpu_module_round_trips_or_declines, 0,
                       (int)(sizeof(gpu_types) / sizeof(gpu_types[0])));

@@ -44,8 +44,8 @@ struct ArrowSchema* adc_stream_get_schema(struct adc_case_context* ctx, struct A
  * adc_stream_get_schema.  A batch is returned ready to be read through
  * fixture_compare.h: its sync_event waited on, as a consumer must (spec:
  * "sync_event"), the case unresolved when that fails. */
-struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,
-                                             int batch, int* code);
+struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
+                                             struct ArrowDeviceArrayStream* stream, int batch, int* code);
 
 /* The same for rules that only need the stream to work: a failed call or
  * a stream that ends before the fixture's batch `batch` (or goes on after
