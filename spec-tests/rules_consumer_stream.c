@@ -23,12 +23,6 @@ struct stream_run {
   int results_overfreed; /* released more than once */
 };
 
-/* Where a failing stream fails: mid-stream where the fixture has more than
- * one batch, at the first get_next where it has one. */
-static int64_t failing_batch(const struct arrow_json_file* fixture) {
-  return fixture->n_batches / 2;
-}
-
 /* Hands the consumer a stream of a fresh feed and fills `run` once Import
  * has returned.  false, with the case unresolved, when the harness's own
  * stream failed. */
@@ -68,7 +62,7 @@ static const struct adc_feed_stream_options clean = {.fail_at_batch = -1, .alter
  * get_next fails mid-stream: the consumer's duties hold on both paths. */
 static void judge_clean_and_failing(struct adc_case_context* ctx,
                                     void (*judge)(struct adc_case_context*, const struct stream_run*)) {
-  const struct adc_feed_stream_options failing = {.fail_at_batch = failing_batch(ctx->fixture),
+  const struct adc_feed_stream_options failing = {.fail_at_batch = adc_failing_batch(ctx->fixture),
                                                   .altered_batch = -1};
   struct stream_run run;
   if (hand_stream(ctx, &clean, &run)) judge(ctx, &run);
@@ -135,7 +129,7 @@ static bool reached(const struct stream_run* run, int64_t batch) {
 }
 
 static void reports_error_mid_stream(struct adc_case_context* ctx) {
-  const int64_t fail_at = failing_batch(ctx->fixture);
+  const int64_t fail_at = adc_failing_batch(ctx->fixture);
   const struct adc_feed_stream_options failing = {.fail_at_batch = fail_at, .altered_batch = -1};
   struct stream_run run;
   if (!hand_stream(ctx, &failing, &run)) return;

@@ -200,17 +200,10 @@ static void end_repeats(struct adc_case_context* ctx) {
   stream->release(stream);
 }
 
-/* The batch the failing stream fails at: mid-stream where the fixture has
- * several batches, so that the batches before it are in the consumer's
- * hands. */
-static int failing_batch(const struct arrow_json_file* fixture) {
-  return fixture->n_batches > 1 ? 1 : 0;
-}
-
 /* Exports a failing stream and reads up to its failure; the stream with
  * get_next's error code in `*code`, or NULL with a verdict. */
 static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_context* ctx, int* code) {
-  int fail_at = failing_batch(ctx->fixture);
+  int fail_at = adc_failing_batch(ctx->fixture);
   struct ArrowDeviceArrayStream* stream = adc_export_failing_stream(ctx, fail_at);
   if (stream == NULL) return NULL;
   for (int batch = 0; batch < fail_at && !ctx->has_verdict; batch++) {

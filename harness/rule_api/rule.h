@@ -78,6 +78,14 @@ extern const struct adc_fixture_filter adc_fixtures_with_values; /* at least one
  * the CPU too, so `cpu` judges them there. */
 extern const struct adc_device_filter adc_devices_for_streams;
 
+/* Where the rules on a stream's error path, of either role, have the
+ * stream fail: mid-stream (n_batches / 2) where the fixture has more than
+ * one batch, so that a batch is in the consumer's hands when the error
+ * comes; at the first get_next otherwise. */
+static inline int adc_failing_batch(const struct arrow_json_file* fixture) {
+  return (int)(fixture->n_batches / 2);
+}
+
 /* The catalogue (spec-tests/rule_catalogue.c): every rule, in report order. */
 size_t adc_rule_count(void);
 const struct adc_rule* adc_rule_at(size_t index);
