@@ -260,16 +260,6 @@ static void errors_last_error_text(struct adc_case_context* ctx) {
   stream->release(stream);
 }
 
-/* Whether `array` is batch `batch` of the fixture before the step under
- * test; otherwise unresolved, pointing at the rule on batches. */
-static bool matches_before(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* array) {
-  char difference[512];
-  if (adc_compare_batch(ctx, batch, &array->array, difference, sizeof(difference)) == 0) return true;
-  adc_unresolved(ctx, "batch %d differs from the fixture as soon as it is read (see %s): %s", batch,
-                 ADC_RULE_STREAM_BATCHES, difference);
-  return false;
-}
-
 static void results_outlive_stream(struct adc_case_context* ctx) {
   struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
   if (stream == NULL) return;
@@ -278,7 +268,8 @@ static void results_outlive_stream(struct adc_case_context* ctx) {
   struct ArrowDeviceArray** arrays = calloc((size_t)n + 1, sizeof(*arrays));
   ADC_FOR_EACH_BATCH(ctx, batch) {
     arrays[batch] = adc_stream_next_or_unresolved(ctx, stream, batch);
-    if (arrays[batch] != NULL) matches_before(ctx, batch, arrays[batch]);
+    if (arrays[batch] != NULL)
+      adc_batch_matches_before_step(ctx, batch, &arrays[batch]->array, ADC_RULE_STREAM_BATCHES);
   }
   /* spec: "Their lifetimes are not tied to that of ArrowDeviceArrayStream." */
   stream->release(stream);
@@ -320,7 +311,7 @@ static void move_relocatable(struct adc_case_context* ctx) {
   if (schema != NULL) schema->release(schema);
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct ArrowDeviceArray* array = adc_stream_next_or_unresolved(ctx, moved, batch);
-    if (array != NULL) matches_before(ctx, batch, array);
+    if (array != NULL) adc_batch_matches_before_step(ctx, batch, &array->array, ADC_RULE_STREAM_BATCHES);
     adc_stream_release_array(array);
   }
   moved->release(moved);

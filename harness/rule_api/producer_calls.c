@@ -133,11 +133,15 @@ bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {
   return true;
 }
 
-bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array) {
+bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                                   const char* data_rule) {
   char difference[512];
   if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) == 0) return true;
-  adc_unresolved(
-      ctx, "batch %d differs from the fixture before the rule's step (see array.data.matches_fixture): %s",
-      batch, difference);
+  adc_unresolved(ctx, "batch %d differs from the fixture before the rule's step (see %s): %s", batch,
+                 data_rule, difference);
   return false;
+}
+
+bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array) {
+  return adc_batch_matches_before_step(ctx, batch, array, "array.data.matches_fixture");
 }

@@ -83,8 +83,12 @@ const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, ch
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes);
 
 /* Whether `array` equals batch `batch` of the fixture.  If not, gives an
- * unresolved verdict pointing at array.data.matches_fixture: a rule about
- * lifetime cannot be judged on data that was wrong from the start. */
+ * unresolved verdict pointing at `data_rule`, the rule judging the data as
+ * they were exported: a rule about lifetime cannot be judged on data that
+ * was wrong from the start.  adc_batch_matches_before points at
+ * array.data.matches_fixture. */
+bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                                   const char* data_rule);
 bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array);
 
 #endif /* ADC_PRODUCER_CALLS_H */

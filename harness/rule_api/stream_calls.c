@@ -72,19 +72,6 @@ struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
   return out;
 }
 
-struct ArrowSchema* adc_stream_schema_or_unresolved(struct adc_case_context* ctx,
-                                                    struct ArrowDeviceArrayStream* stream) {
-  int code = 0;
-  struct ArrowSchema* schema = adc_stream_get_schema(ctx, stream, &code);
-  if (schema == NULL && !ctx->has_verdict) {
-    adc_unresolved(ctx, "get_schema returned %d (see %s)", code, ADC_RULE_STREAM_SCHEMA);
-  } else if (schema != NULL && schema->release == NULL) {
-    adc_unresolved(ctx, "get_schema returned a released schema (see %s)", ADC_RULE_STREAM_SCHEMA);
-    return NULL;
-  }
-  return schema;
-}
-
 struct ArrowDeviceArray* adc_stream_next_or_unresolved(struct adc_case_context* ctx,
                                                        struct ArrowDeviceArrayStream* stream, int batch) {
   int code = 0;

@@ -50,8 +50,6 @@ struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
 /* The same for rules that only need the stream to work: a failed call or
  * a stream that ends before the fixture's batch `batch` (or goes on after
  * its last) gives unresolved naming the rule that judges it. */
-struct ArrowSchema* adc_stream_schema_or_unresolved(struct adc_case_context* ctx,
-                                                    struct ArrowDeviceArrayStream* stream);
 struct ArrowDeviceArray* adc_stream_next_or_unresolved(struct adc_case_context* ctx,
                                                        struct ArrowDeviceArrayStream* stream, int batch);
 
