@@ -28,6 +28,9 @@ struct async_producer_state {
   int64_t credit;
   bool cancelled;
   bool invalid_request;
+  /* additional_metadata: {"batches": "<count>"}, encoded as
+   * ArrowSchema.metadata is; lives as long as the producer object. */
+  char metadata[64];
 };
 
 /* A task carries its batch already exported, so it stays valid after the
@@ -47,6 +50,27 @@ static int task_extract_data(struct ArrowAsyncTask* task, struct ArrowDeviceArra
   free(state);
   task->private_data = NULL;
   return 0;
+}
+
+/* Appends an int32 length (native byte order, as ArrowSchema.metadata) and
+ * the bytes of `text`; returns the new end. */
+static char* append_length_prefixed(char* end, const char* text) {
+  int32_t length = (int32_t)strlen(text);
+  memcpy(end, &length, sizeof(length));
+  memcpy(end + sizeof(length), text, (size_t)length);
+  return end + sizeof(length) + length;
+}
+
+/* spec: additional_metadata can tell "the total number of rows and/or
+ * batches in the stream if known"; it is "encoded in the same way as
+ * ArrowSchema.metadata": a pair count, then each key and value with its
+ * length. */
+static void encode_batch_count(int64_t batches, char out[64]) {
+  char count[24];
+  snprintf(count, sizeof(count), "%" PRId64, batches);
+  int32_t pairs = 1;
+  memcpy(out, &pairs, sizeof(pairs));
+  append_length_prefixed(append_length_prefixed(out + sizeof(pairs), "batches"), count);
 }
 
 static void producer_request(struct ArrowAsyncProducer* producer, int64_t n) {
@@ -147,11 +171,12 @@ const char* ref_export_async(const char* json_path, ArrowDeviceType device_type,
   state->handler = handler;
   state->device_type = device_type;
   state->device_id = device_id;
+  encode_batch_count(state->file.n_batches, state->metadata);
   state->producer = (struct ArrowAsyncProducer){
       .device_type = device_type,
       .request = producer_request,
       .cancel = producer_cancel,
-      .additional_metadata = NULL,
+      .additional_metadata = state->metadata,
       .private_data = state,
   };
   /* spec: "the producer MUST populate the ArrowAsyncProducer member before

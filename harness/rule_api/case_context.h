@@ -5,7 +5,8 @@
  * library lacks what the rule needs or declines the fixture,
  * adc_unresolved() when something outside the rule (another rule's failure,
  * the environment) keeps it from being judged, adc_crash() when the library
- * damaged memory the harness handed it (nothing after that can be trusted).
+ * damaged memory the harness handed it (nothing after that can be trusted),
+ * adc_timed_out() when the library never made a call the rule waits for.
  * A body that returns without a verdict passes.  The first verdict given is
  * final. */
 #ifndef ADC_CASE_CONTEXT_H
@@ -39,6 +40,10 @@ void adc_not_supported(struct adc_case_context* ctx, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void adc_unresolved(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 void adc_crash(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The library never made a call the rule waits for (an async producer that
+ * never releases its handler): the case ends timeout, the message naming
+ * the missing call, before the case's own time limit kills it. */
+void adc_timed_out(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A note kept with a passing verdict (e.g. which entry point was used). */
 void adc_note(struct adc_case_context* ctx, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -43,6 +43,13 @@ void adc_crash(struct adc_case_context* ctx, const char* fmt, ...) {
   va_end(ap);
 }
 
+void adc_timed_out(struct adc_case_context* ctx, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  give_verdict(ctx, ADC_TIMEOUT, fmt, ap);
+  va_end(ap);
+}
+
 void adc_note(struct adc_case_context* ctx, const char* fmt, ...) {
   if (ctx->has_verdict) return;
   va_list ap;

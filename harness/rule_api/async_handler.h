@@ -1,0 +1,163 @@
+/* The harness's instrumented async handler: how every producer rule of the
+ * async device stream drives a producer under test (spec: "Async Device
+ * Stream Interface").
+ *
+ * The harness is the consumer here.  It hands ExportAsyncFromJson a
+ * handler (in an output slot) whose callbacks only observe: they count
+ * every call, note the first wrong one of each kind, move the schema and
+ * every extracted array into memory of the harness, and request more as a
+ * script says.  No callback judges: callbacks run on the producer's
+ * threads, verdicts are given on the case's main thread, from a snapshot
+ * of the observations, once the producer has released the handler or gone
+ * quiet.
+ *
+ * Calls the harness makes into the producer (request, cancel) are marked on
+ * the calling thread, so that a handler callback arriving on that thread
+ * before the call returns is caught as a synchronous call (spec: request
+ * "MUST NOT synchronously call on_next_task or on_error"; cancel "MUST NOT
+ * call any consumer-side handlers other than on_error").  A flag held while
+ * a callback runs catches callbacks that overlap (spec: "Thread safety").
+ *
+ * Every wait is bounded by the producer's silence: a wait gives up after
+ * ADC_ASYNC_QUIET_SECONDS without any handler callback, so a producer that
+ * never calls release, or deadlocks, costs its case a second or two and
+ * never hangs the harness.  A run's records live until the case's process
+ * ends: a producer that calls back late finds them intact. */
+#ifndef ADC_ASYNC_HANDLER_H
+#define ADC_ASYNC_HANDLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rule_api/case_context.h"
+
+/* The rules (spec-tests/rules_async_*.c) that other async rules point at
+ * when a step they depend on goes wrong. */
+#define ADC_RULE_ASYNC_PRODUCER_SET "async.producer.set_before_on_schema"
+#define ADC_RULE_ASYNC_SCHEMA "async.schema.matches_fixture"
+#define ADC_RULE_ASYNC_TASKS "async.task.matches_fixture"
+#define ADC_RULE_ASYNC_END "async.end.null_task"
+#define ADC_RULE_ASYNC_RELEASE "async.release.last_and_once"
+#define ADC_RULE_ASYNC_REENTRANT "async.request.reentrant"
+
+/* How long a wait lasts without any handler callback before it gives up. */
+#define ADC_ASYNC_QUIET_SECONDS 1.0
+
+/* What the handler does on its own, from inside its callbacks. */
+struct adc_async_script {
+  int64_t request_in_on_schema;    /* requested from inside on_schema; 0: nothing */
+  int64_t request_in_on_next_task; /* from inside each on_next_task with a task; 0: nothing */
+  int reject_schema;               /* on_schema returns this; 0: accepts the schema */
+  int64_t reject_task;             /* on_next_task of this task (from 0) returns EINVAL; -1: none */
+  bool extract_without_data;       /* extract_data(task, NULL): the data are not wanted */
+};
+
+/* The script most rules use: everything requested from inside on_schema,
+ * one batch more than the fixture has, so a producer that wants credit for
+ * the end of the stream gets it. */
+struct adc_async_script adc_async_script_request_all(const struct arrow_json_file* fixture);
+
+/* A wrong call: how many, and which callback came first. */
+struct adc_async_wrong_calls {
+  int count;
+  const char* first; /* "on_schema", "on_next_task", "on_next_task(NULL)", "on_error", "release" */
+};
+
+/* What the handler saw, as of a snapshot. */
+struct adc_async_observed {
+  const char* first_callback; /* NULL: none yet */
+  int on_schema_calls;
+  int tasks; /* on_next_task with a task */
+  int ends;  /* on_next_task(NULL) */
+  int on_error_calls;
+  int release_calls;
+  int callbacks; /* all of the above */
+  /* Read when on_schema came, if handler->producer was set then. */
+  bool producer_set_at_on_schema;
+  ArrowDeviceType producer_device_type;
+  bool metadata_present;
+  char metadata_problem[256]; /* "" unless additional_metadata is malformed */
+  /* Demand: the sum of the n > 0 the harness passed to request, and the
+   * most tasks delivered beyond it at any on_next_task. */
+  int64_t requested;
+  int64_t most_tasks_beyond_requested;
+  /* The first on_error's code and message (read with a bound). */
+  int error_code;
+  char error_message[256];
+  int first_extract_failure; /* extract_data's first non-zero code; 0: none */
+  int extract_failures;
+  bool cancelled;                                  /* the harness called cancel */
+  struct adc_async_wrong_calls inside_request;     /* on_next_task, on_error inside request */
+  struct adc_async_wrong_calls inside_cancel;      /* anything but on_error inside cancel */
+  struct adc_async_wrong_calls overlapping;        /* entered while another callback ran */
+  struct adc_async_wrong_calls after_release;      /* after release returned */
+  struct adc_async_wrong_calls after_end;          /* on_next_task, on_error after on_next_task(NULL) */
+  struct adc_async_wrong_calls after_rejection;    /* anything but release after a non-zero return */
+  struct adc_async_wrong_calls error_after_cancel; /* on_error after the harness cancelled */
+  /* A request the handler made from inside this callback has not returned. */
+  const char* request_stuck_in;
+};
+
+struct adc_async_run;
+
+/* ExportAsyncFromJson with a new handler following `script`, on the case's
+ * device.  NULL with a verdict when the producer refused the handler
+ * (not_supported, with its message) or the call cannot be made. */
+struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct adc_async_script* script);
+
+/* Calls from the case's main thread, another thread than the producer's:
+ * made only while the handler is not released (the producer object is
+ * valid until release, spec: "ArrowAsyncProducer Lifetime"); a release
+ * racing with them waits until they return. */
+void adc_async_request(struct adc_async_run* run, int64_t n);
+void adc_async_cancel(struct adc_async_run* run);
+
+/* How far a run has come. */
+enum adc_async_milestone {
+  ADC_ASYNC_SCHEMA_SEEN, /* on_schema, on_error or release came */
+  ADC_ASYNC_TASK_SEEN,   /* a task (beyond those counted before), or the stream ended */
+  ADC_ASYNC_ENDED,       /* on_next_task(NULL), on_error or release came */
+  ADC_ASYNC_RELEASED,
+};
+
+/* Waits until `milestone` (ADC_ASYNC_TASK_SEEN: until `tasks` tasks came),
+ * or until the producer was quiet for `quiet_seconds`; whether it came. */
+bool adc_async_wait_for(struct adc_async_run* run, enum adc_async_milestone milestone, int tasks,
+                        double quiet_seconds);
+
+/* Sleeps `seconds`, letting the producer call what it will. */
+void adc_async_settle(double seconds);
+
+struct adc_async_observed adc_async_snapshot(struct adc_async_run* run);
+
+/* The schema on_schema handed over (moved into the harness's memory), NULL
+ * when none came; released by adc_async_release_results. */
+struct ArrowSchema* adc_async_schema(struct adc_async_run* run);
+/* Task `task`'s array, as extract_data wrote it, NULL when no such task
+ * was extracted into an array; checked for writes outside it first (a
+ * crash verdict and NULL when there were). */
+struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct adc_async_run* run, int task);
+/* Releases the schema and arrays not yet released. */
+void adc_async_release_results(struct adc_async_run* run);
+
+/* How long a run that ended is given to release its handler before a rule
+ * not about release stops waiting: release follows the end at once in a
+ * conforming producer. */
+#define ADC_ASYNC_RELEASE_GRACE_SECONDS 0.25
+
+/* Waits for the end of the stream, then (ADC_ASYNC_RELEASE_GRACE_SECONDS)
+ * for release; whether release came.  Gives no verdict.  Returns at once
+ * when on_schema came without handler->producer: nothing can be requested. */
+bool adc_async_wait_for_release(struct adc_async_run* run);
+
+/* For a run that did not reach release: unresolved, naming the rule that
+ * judges why (ADC_RULE_ASYNC_PRODUCER_SET, ADC_RULE_ASYNC_REENTRANT when a
+ * request made from inside a callback never returned, ADC_RULE_ASYNC_END,
+ * ADC_RULE_ASYNC_RELEASE). */
+void adc_async_explain_stall(struct adc_case_context* ctx, struct adc_async_run* run);
+
+/* The usual course of a rule: adc_async_wait_for_release, then
+ * adc_async_explain_stall when release did not come; whether it came. */
+bool adc_async_finish(struct adc_case_context* ctx, struct adc_async_run* run);
+
+#endif /* ADC_ASYNC_HANDLER_H */

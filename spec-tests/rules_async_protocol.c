@@ -1,0 +1,499 @@
+/* Rules for async device stream producers, on the order and threads of
+ * their calls (spec: "Async Device Stream Interface"): the producer object
+ * before on_schema, back-pressure, request and cancel that never call back
+ * synchronously, re-entrant requests, the end of the stream, release, and
+ * serialised callbacks.  The harness's instrumented handler
+ * (harness/rule_api/async_handler.h) observes each call; every rule drives
+ * the stream in the way that exposes its own violation and judges only it.
+ *
+ * These rules are about the sequence of calls, not about data: they run on
+ * fixtures with several batches, where every step of the sequence (schema,
+ * tasks on demand, waiting for demand, the end) happens at least once. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rule_api/async_handler.h"
+
+static bool has_several_batches(const struct arrow_json_file* fixture) {
+  return fixture->n_batches > 1;
+}
+static const struct adc_fixture_filter several_batches = {has_several_batches, "more than one batch"};
+
+/* How long the handler gives a producer to hand out what it was not asked
+ * for, when it watches for that. */
+#define UNASKED_WATCH_SECONDS 0.05
+
+static struct adc_async_run* start(struct adc_case_context* ctx, const struct adc_async_script* script) {
+  return adc_async_start(ctx, script);
+}
+
+static struct adc_async_run* start_whole_stream(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  return start(ctx, &script);
+}
+
+/* After a rule judged what it watches for: when nothing was wrong there
+ * but the run stalled, unresolved naming the rule that explains it. */
+static void explain_stall_unless_judged(struct adc_case_context* ctx, struct adc_async_run* run,
+                                        const struct adc_async_observed* seen) {
+  if (!ctx->has_verdict && seen->release_calls == 0) adc_async_explain_stall(ctx, run);
+}
+
+static void producer_set_before_on_schema(struct adc_case_context* ctx) {
+  struct adc_async_run* run = start_whole_stream(ctx);
+  if (run == NULL) return;
+  adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (seen.on_schema_calls == 0) {
+    adc_unresolved(ctx, "on_schema never came (see %s)", ADC_RULE_ASYNC_SCHEMA);
+  } else if (!seen.producer_set_at_on_schema) {
+    adc_violation(ctx, "handler->producer was NULL when on_schema was called");
+  }
+  /* Without a producer the handler could request nothing: the stream
+   * stalls, and the case ends here. */
+  if (seen.producer_set_at_on_schema) adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
+  adc_async_release_results(run);
+}
+
+/* Runs the whole stream with `script` until release (bounded); the run
+ * and its observations, NULL when it could not be started. */
+static struct adc_async_run* run_whole(struct adc_case_context* ctx, const struct adc_async_script* script,
+                                       struct adc_async_observed* seen) {
+  struct adc_async_run* run = start(ctx, script);
+  if (run == NULL) return NULL;
+  adc_async_wait_for_release(run);
+  *seen = adc_async_snapshot(run);
+  adc_async_release_results(run);
+  return run;
+}
+
+/* The same for rules judged on a complete run: false, with unresolved
+ * naming the rule that explains the stall, when release did not come. */
+static bool run_to_release(struct adc_case_context* ctx, const struct adc_async_script* script,
+                           struct adc_async_observed* seen) {
+  struct adc_async_run* run = run_whole(ctx, script, seen);
+  if (run == NULL) return false;
+  explain_stall_unless_judged(ctx, run, seen);
+  return !ctx->has_verdict;
+}
+
+static void on_schema_first_and_once(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_observed seen;
+  if (!run_to_release(ctx, &script, &seen)) return;
+  bool error_first = seen.first_callback != NULL && strcmp(seen.first_callback, "on_error") == 0;
+  if (seen.on_schema_calls == 0 && !error_first) {
+    adc_violation(ctx, "on_schema was never called (the first callback was %s)", seen.first_callback);
+  } else if (seen.on_schema_calls > 0 && strcmp(seen.first_callback, "on_schema") != 0 && !error_first) {
+    adc_violation(ctx, "the first callback on the handler was %s, not on_schema", seen.first_callback);
+  } else if (seen.on_schema_calls > 1) {
+    adc_violation(ctx, "on_schema was called %d times", seen.on_schema_calls);
+  }
+}
+
+/* The handler asks for nothing from inside its callbacks; the main thread
+ * asks for one batch once on_schema came, then, once it came, for the
+ * rest.  Each step leaves the producer time to hand out what it was not
+ * asked for. */
+static struct adc_async_run* run_in_small_steps(struct adc_case_context* ctx,
+                                                struct adc_async_observed* seen) {
+  const struct adc_async_script script = {.reject_task = -1};
+  struct adc_async_run* run = start(ctx, &script);
+  if (run == NULL) return NULL;
+  adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
+  adc_async_settle(UNASKED_WATCH_SECONDS);
+  adc_async_request(run, 1);
+  adc_async_wait_for(run, ADC_ASYNC_TASK_SEEN, 1, ADC_ASYNC_QUIET_SECONDS);
+  adc_async_settle(UNASKED_WATCH_SECONDS);
+  adc_async_request(run, ctx->fixture->n_batches);
+  adc_async_wait_for_release(run);
+  *seen = adc_async_snapshot(run);
+  adc_async_release_results(run);
+  return run;
+}
+
+static void tasks_within_requested(struct adc_case_context* ctx) {
+  struct adc_async_observed seen;
+  struct adc_async_run* run = run_in_small_steps(ctx, &seen);
+  if (run == NULL) return;
+  /* Judged before any stall: what came is what counts. */
+  if (seen.most_tasks_beyond_requested > 0) {
+    adc_violation(ctx,
+                  "on_next_task handed out %lld task(s) more than the handler had requested at the time "
+                  "(requests: none in on_schema, then 1, then the rest)",
+                  (long long)seen.most_tasks_beyond_requested);
+  }
+  explain_stall_unless_judged(ctx, run, &seen);
+}
+
+static void request_no_synchronous_callbacks(struct adc_case_context* ctx) {
+  struct adc_async_observed seen;
+  struct adc_async_run* run = run_in_small_steps(ctx, &seen);
+  if (run == NULL) return;
+  if (seen.inside_request.count > 0) {
+    adc_violation(ctx, "request() called %s %d time(s) before returning, on the calling thread",
+                  seen.inside_request.first, seen.inside_request.count);
+  }
+  explain_stall_unless_judged(ctx, run, &seen);
+}
+
+static void request_reentrant(struct adc_case_context* ctx) {
+  const struct adc_async_script script = {
+      .request_in_on_schema = 1, .request_in_on_next_task = 1, .reject_task = -1};
+  struct adc_async_run* run = start(ctx, &script);
+  if (run == NULL) return;
+  bool ended = adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (seen.on_schema_calls == 0 || !seen.producer_set_at_on_schema) {
+    adc_async_explain_stall(ctx, run); /* nothing could be requested */
+  } else if (seen.request_stuck_in != NULL) {
+    adc_timed_out(ctx,
+                  "request(1), called from inside %s, had not returned after %.0f s: the producer does not "
+                  "allow request from inside its callbacks (a lock held across them?)",
+                  seen.request_stuck_in, ADC_ASYNC_QUIET_SECONDS);
+  } else if (!ended) {
+    adc_violation(ctx,
+                  "the stream stalled after %d task(s) with %lld requested, one at a time from inside "
+                  "on_schema and on_next_task: demand was lost",
+                  seen.tasks, (long long)seen.requested);
+  } else if (seen.ends > 0 && seen.tasks < ctx->fixture->n_batches) {
+    adc_violation(ctx, "the stream ended after %d of %d batches when requested from inside the callbacks",
+                  seen.tasks, (int)ctx->fixture->n_batches);
+  }
+  if (!ctx->has_verdict) adc_async_finish(ctx, run);
+  adc_async_release_results(run);
+}
+
+static void invalid_request_reported(struct adc_case_context* ctx) {
+  const struct adc_async_script script = {.reject_task = -1};
+  struct adc_async_run* run = start(ctx, &script);
+  if (run == NULL) return;
+  adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
+  if (!adc_async_snapshot(run).producer_set_at_on_schema) {
+    adc_async_explain_stall(ctx, run); /* request cannot be called */
+    adc_async_release_results(run);
+    return;
+  }
+  adc_async_request(run, 0);
+  adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (seen.on_error_calls == 0) {
+    adc_violation(ctx, "request(0) was followed by %s, not on_error, within %.0f s",
+                  seen.ends > 0 ? "the end of the stream" : "nothing", ADC_ASYNC_QUIET_SECONDS);
+    adc_async_cancel(run); /* the stream waits for valid demand: end it */
+  }
+  adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
+  adc_async_release_results(run);
+}
+
+/* One batch is requested from inside on_schema; once it came, the main
+ * thread (another thread than the producer's) cancels twice, as a consumer
+ * may (spec: calls to cancel "must be idempotent and thread-safe"), and
+ * waits for release. */
+static bool run_cancelled(struct adc_case_context* ctx, struct adc_async_observed* seen) {
+  const struct adc_async_script script = {.request_in_on_schema = 1, .reject_task = -1};
+  struct adc_async_run* run = start(ctx, &script);
+  if (run == NULL) return false;
+  adc_async_wait_for(run, ADC_ASYNC_TASK_SEEN, 1, ADC_ASYNC_QUIET_SECONDS);
+  adc_async_cancel(run);
+  adc_async_cancel(run);
+  bool released = adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
+  *seen = adc_async_snapshot(run);
+  adc_async_release_results(run);
+  return released;
+}
+
+static void cancel_no_synchronous_callbacks(struct adc_case_context* ctx) {
+  struct adc_async_observed seen;
+  run_cancelled(ctx, &seen);
+  if (seen.inside_cancel.count > 0) {
+    adc_violation(ctx, "cancel() called %s %d time(s) before returning, on the calling thread",
+                  seen.inside_cancel.first, seen.inside_cancel.count);
+  }
+}
+
+static void cancel_release_follows(struct adc_case_context* ctx) {
+  struct adc_async_observed seen;
+  if (!run_cancelled(ctx, &seen) && !ctx->has_verdict) {
+    adc_timed_out(ctx,
+                  "the producer never called the handler's release after cancel() (called twice, from "
+                  "another thread than the producer's, after %d task(s)): quiet for %.0f s",
+                  seen.tasks, ADC_ASYNC_QUIET_SECONDS);
+  }
+}
+
+static void cancel_no_on_error(struct adc_case_context* ctx) {
+  struct adc_async_observed seen;
+  run_cancelled(ctx, &seen);
+  if (seen.error_after_cancel.count > 0) {
+    adc_violation(ctx, "after cancel() the producer called on_error (%d: %s)", seen.error_code,
+                  seen.error_message);
+  }
+}
+
+static void end_is_null_task(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_observed seen;
+  if (!run_to_release(ctx, &script, &seen)) return;
+  if (seen.on_error_calls > 0) {
+    adc_unresolved(ctx, "the producer called on_error (%d: %s) before the end", seen.error_code,
+                   seen.error_message);
+  } else if (seen.ends == 0) {
+    adc_violation(ctx, "the handler was released after %d task(s) without on_next_task(NULL)", seen.tasks);
+  } else if (seen.ends > 1) {
+    adc_violation(ctx, "on_next_task(NULL) came %d times", seen.ends);
+  } else if (seen.after_end.count > 0) {
+    adc_violation(ctx, "%s came after on_next_task(NULL) ended the stream", seen.after_end.first);
+  }
+}
+
+/* How long to watch for calls after release: a second release comes
+ * right after the first. */
+#define AFTER_RELEASE_WATCH_SECONDS 0.05
+
+static void release_last_and_once(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_run* run = start(ctx, &script);
+  if (run == NULL) return;
+  bool ended = adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
+  bool released = ended && adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
+  if (released) adc_async_settle(AFTER_RELEASE_WATCH_SECONDS);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (!ended) {
+    adc_async_explain_stall(ctx, run);
+  } else if (!released) {
+    adc_timed_out(ctx,
+                  "the producer never called the handler's release after the stream ended: quiet for %.0f s",
+                  ADC_ASYNC_QUIET_SECONDS);
+  } else if (seen.release_calls > 1) {
+    adc_violation(ctx, "release was called %d times on the handler", seen.release_calls);
+  } else if (seen.after_release.count > 0) {
+    adc_violation(ctx, "%s was called after release", seen.after_release.first);
+  }
+  adc_async_release_results(run);
+}
+
+/* Rejects on_schema, then (in a second stream) the first task. */
+static void rejection_only_release_follows(struct adc_case_context* ctx) {
+  struct adc_async_script rejecting_schema = adc_async_script_request_all(ctx->fixture);
+  rejecting_schema.reject_schema = EINVAL;
+  struct adc_async_script rejecting_task = adc_async_script_request_all(ctx->fixture);
+  rejecting_task.reject_task = 0;
+  const struct {
+    const struct adc_async_script* script;
+    const char* rejected;
+  } runs[] = {{&rejecting_schema, "on_schema"}, {&rejecting_task, "on_next_task"}};
+  for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]) && !ctx->has_verdict; i++) {
+    struct adc_async_observed seen;
+    if (!run_to_release(ctx, runs[i].script, &seen)) return;
+    if (seen.after_rejection.count > 0) {
+      adc_violation(ctx, "after %s returned EINVAL the producer called %s (%d call(s) besides release)",
+                    runs[i].rejected, seen.after_rejection.first, seen.after_rejection.count);
+    }
+  }
+}
+
+static void callbacks_serialised(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_observed seen;
+  struct adc_async_run* run = run_whole(ctx, &script, &seen);
+  if (run == NULL) return;
+  if (seen.overlapping.count > 0) {
+    adc_violation(ctx, "%s was called while another handler callback was still running (%d such call(s))",
+                  seen.overlapping.first, seen.overlapping.count);
+  }
+  explain_stall_unless_judged(ctx, run, &seen);
+}
+
+static const struct adc_rule rules[] = {
+    {
+        .id = "async.producer.set_before_on_schema",
+        .clause = "ArrowAsyncDeviceStreamHandler.producer",
+        .sentence = "This object MUST be populated by the producer before calling the "
+                    "ArrowAsyncDeviceStreamHandler.on_schema callback.",
+        .method = "Reads handler->producer when on_schema is called: set.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = producer_set_before_on_schema,
+    },
+    {
+        .id = "async.on_schema.first_and_once",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_schema",
+        .sentence =
+            "Unless the on_error handler is called, this will always get called exactly once and will "
+            "be the first method called on this object.",
+        .method = "Runs the whole stream and checks the first handler callback was on_schema (or on_error) "
+                  "and on_schema came once.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = on_schema_first_and_once,
+    },
+    {
+        .id = "async.tasks.within_requested",
+        .clause = "ArrowAsyncProducer.request",
+        .sentence =
+            "A producer should only call the appropriate on_next_task callback up to a maximum of the "
+            "total sum of calls to this method before propagating back-pressure / waiting.",
+        .method = "Requests nothing in on_schema, then 1 from another thread, then the rest, watching "
+                  "after each step: at no on_next_task may the tasks handed out exceed the sum requested.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = tasks_within_requested,
+    },
+    {
+        .id = "async.request.no_synchronous_callbacks",
+        .clause = "ArrowAsyncProducer.request",
+        .sentence =
+            "As a result, this function MUST NOT synchronously call on_next_task or on_error to avoid "
+            "recursive and reentrant callbacks.",
+        .method = "Requests from another thread than the producer's, in small steps, marking the calling "
+                  "thread: no on_next_task or on_error may arrive on it before request returns.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = request_no_synchronous_callbacks,
+    },
+    {
+        .id = "async.request.reentrant",
+        .clause = "ArrowAsyncProducer.request",
+        .sentence = "It MUST be valid to call this synchronously from within on_next_task or on_schema.",
+        .method = "Requests one batch from inside on_schema and one from inside each on_next_task: every "
+                  "request returns (a request still running after a quiet second ends the case as timeout) "
+                  "and the stream reaches its end.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = request_reentrant,
+    },
+    {
+        .id = "async.request.invalid_n_reported",
+        .clause = "ArrowAsyncProducer.request",
+        .sentence = "It is invalid to call this function with a value of n that is <= 0. Producers should "
+                    "error (e.g. call on_error) if receiving such a value for n.",
+        .method = "Calls request(0) once on_schema came: on_error must follow (then release).",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_SHOULD,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = invalid_request_reported,
+    },
+    {
+        .id = "async.cancel.no_synchronous_callbacks",
+        .clause = "ArrowAsyncProducer.cancel",
+        .sentence = "This MUST NOT call any consumer-side handlers other than on_error.",
+        .method = "Cancels twice from another thread once the first task came, marking the calling thread: "
+                  "no callback but on_error may arrive on it before cancel returns.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = cancel_no_synchronous_callbacks,
+    },
+    {
+        .id = "async.cancel.release_follows",
+        .clause = "ArrowAsyncProducer.cancel",
+        .sentence =
+            "It is not required that calling cancel affect the producer immediately, only that it "
+            "must eventually stop calling on_next_task and then subsequently call release on the async "
+            "handler object.",
+        .method = "Cancels twice from another thread once the first task came (calls to cancel must be "
+                  "idempotent and thread-safe): release must follow; a producer quiet for a second without "
+                  "it ends the case as timeout.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = cancel_release_follows,
+    },
+    {
+        .id = "async.cancel.no_on_error",
+        .clause = "ArrowAsyncProducer.cancel",
+        .sentence =
+            "Successful cancelling MUST NOT result in a producer calling "
+            "ArrowAsyncDeviceStreamHandler.on_error, instead it should finish out any remaining tasks "
+            "(calling on_next_task accordingly) and eventually just call release.",
+        .method = "Cancels twice from another thread once the first task came: no on_error may follow.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = cancel_no_on_error,
+    },
+    {
+        .id = "async.end.null_task",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_next_task",
+        .sentence = "The producer signals the end of the stream by passing NULL for the ArrowAsyncTask "
+                    "pointer instead of a valid address.",
+        .method = "Runs the whole stream: on_next_task(NULL) comes exactly once, and nothing but release "
+                  "after it.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = end_is_null_task,
+    },
+    {
+        .id = "async.release.last_and_once",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_error",
+        .sentence =
+            "After calling this, the release callback will be called as the last call on this struct.",
+        .method = "Runs the whole stream: release comes once the stream ended (a producer quiet for a "
+                  "second without it ends the case as timeout), exactly once, and nothing after it.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = release_last_and_once,
+    },
+    {
+        .id = "async.rejection.only_release_follows",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_schema",
+        .sentence =
+            "A producer that receives a non-zero result here must not subsequently call anything other "
+            "than the release callback on this object.",
+        .method = "Returns EINVAL from on_schema, then (a second stream) from the first on_next_task: only "
+                  "release may follow.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = rejection_only_release_follows,
+    },
+    {
+        .id = "async.callbacks.serialised",
+        .clause = "Thread safety",
+        .sentence = "All handler functions on the ArrowAsyncDeviceStreamHandler should only be called in a "
+                    "serialized manner, but are not guaranteed to be called from the same thread every time.",
+        .method = "Runs the whole stream with a flag held while each handler callback runs: no callback may "
+                  "start while another is running.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &several_batches,
+        .run = callbacks_serialised,
+    },
+};
+
+const struct adc_rule_family adc_async_protocol_rules = ADC_RULE_FAMILY(rules);
