@@ -17,6 +17,7 @@ cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 ctest --preset default
 
+# (async_repeatability, 100 runs of the async cases, runs in the default build only.)
 echo "== ASan + UBSan build: Check suites =="
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
