@@ -7,18 +7,12 @@
  * the stream in the way that exposes its own violation and judges only it.
  *
  * These rules are about the sequence of calls, not about data: they run on
- * fixtures with several batches, where every step of the sequence (schema,
- * tasks on demand, waiting for demand, the end) happens at least once. */
+ * fixtures with several batches (adc_fixtures_with_several_batches). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rule_api/async_handler.h"
-
-static bool has_several_batches(const struct arrow_json_file* fixture) {
-  return fixture->n_batches > 1;
-}
-static const struct adc_fixture_filter several_batches = {has_several_batches, "more than one batch"};
 
 /* How long the handler gives a producer to hand out what it was not asked
  * for, when it watches for that. */
@@ -317,7 +311,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = producer_set_before_on_schema,
     },
     {
@@ -332,7 +326,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = on_schema_first_and_once,
     },
     {
@@ -347,7 +341,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = tasks_within_requested,
     },
     {
@@ -362,7 +356,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = request_no_synchronous_callbacks,
     },
     {
@@ -376,7 +370,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = request_reentrant,
     },
     {
@@ -389,7 +383,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_SHOULD,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = invalid_request_reported,
     },
     {
@@ -402,7 +396,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = cancel_no_synchronous_callbacks,
     },
     {
@@ -419,7 +413,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = cancel_release_follows,
     },
     {
@@ -434,7 +428,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = cancel_no_on_error,
     },
     {
@@ -448,7 +442,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = end_is_null_task,
     },
     {
@@ -462,7 +456,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = release_last_and_once,
     },
     {
@@ -477,7 +471,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = rejection_only_release_follows,
     },
     {
@@ -491,7 +485,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
-        .fixtures = &several_batches,
+        .fixtures = &adc_fixtures_with_several_batches,
         .run = callbacks_serialised,
     },
 };

@@ -9,9 +9,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "consumer_alteration.h"
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/consumer_calls.h"
-#include "rule_api/fixture_compare.h"
 
 /* What came of handing one stream to the consumer. */
 struct stream_run {
@@ -147,34 +147,8 @@ static void reports_error_mid_stream(struct adc_case_context* ctx) {
   }
 }
 
-/* The first batch the feed can alter a value of (one with a valid integer
- * or non-empty string), found by exporting each altered and comparing; -1
- * when none. */
-static int64_t alterable_batch(struct adc_case_context* ctx) {
-  static const struct adc_feed_layout altered = {.alter_one_value = true};
-  int64_t found = -1;
-  struct adc_feed* feed = adc_feed_new(ctx->device);
-  ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray array;
-    char difference[512];
-    struct adc_error error;
-    if (adc_feed_export_batch(feed, ctx->fixture, batch, &altered, &array, &error) != 0) {
-      adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
-      break;
-    }
-    bool differs = adc_compare_batch(ctx, batch, &array.array, difference, sizeof(difference)) != 0;
-    array.array.release(&array.array);
-    if (differs) {
-      found = batch;
-      break;
-    }
-  }
-  adc_feed_free(feed);
-  return found;
-}
-
 static void detects_altered_data(struct adc_case_context* ctx) {
-  const int64_t altered = alterable_batch(ctx);
+  const int64_t altered = adc_alterable_batch(ctx);
   if (ctx->has_verdict) return; /* the comparison could not be made */
   if (altered < 0) {
     adc_unresolved(ctx, "the fixture has no value the consumer feed can alter");

@@ -130,4 +130,96 @@ struct adc_feed_stream_counts {
 };
 struct adc_feed_stream_counts adc_feed_stream_counts(const struct adc_feed* feed);
 
+/* ---- Async device streams (feed_async.c; spec: "Async Device Stream
+ * Interface").
+ *
+ * An async producer of the feed is handed to the consumer under test
+ * through the start callback of ImportAsyncAndCompareToJson: it populates
+ * handler->producer, exports the schema to on_schema and each batch, when
+ * the consumer extracts its task, on the feed's device.  It runs a delivery
+ * thread of its own: `request` only adds credit (spec: request "MUST NOT
+ * synchronously call on_next_task or on_error"), `cancel` is idempotent and
+ * thread-safe, handler callbacks are made one at a time, and the handler's
+ * release is the last call, made once.  Every wait is bounded: a consumer
+ * that requests nothing for ADC_FEED_ASYNC_STALL_SECONDS while batches are
+ * left gets on_error(ETIMEDOUT) and release, so that Import returns and the
+ * case is judged rather than hung.  Each task has a record that outlives it,
+ * so a second extract_data call is counted, never undefined behaviour. */
+struct adc_feed_async_options {
+  /* Once the consumer has requested this batch, the feed calls
+   * on_error(EIO, message, metadata) instead of handing it over, then
+   * release.  -1: the stream never fails. */
+  int64_t fail_at_batch;
+  /* This batch is exported with one value altered (alter_one_value of
+   * adc_feed_layout); -1: none. */
+  int64_t altered_batch;
+  /* on_schema is called from inside start, before start returns, and the
+   * stream goes on on that thread while the consumer has credit (it
+   * requested from inside on_schema); then the delivery thread takes over. */
+  bool deliver_inside_start;
+  /* Once on_error has returned, its message and the value of its metadata
+   * are overwritten with ADC_FEED_ASYNC_OVERWRITTEN, repeated (spec: they are
+   * "only valid within the scope of the on_error function itself"). */
+  bool overwrite_error_text;
+};
+
+#define ADC_FEED_ASYNC_STALL_SECONDS 1.0
+/* Pause between the stream's last callback and the handler's release,
+ * during which Import must not return (plugin ABI: it blocks "until the
+ * producer has released the handler"). */
+#define ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS 0.05
+#define ADC_FEED_ASYNC_OVERWRITTEN "#OVERWRITTEN#"
+
+/* One async producer of a feed, freed with the feed (adc_feed_free joins
+ * its delivery thread first). */
+struct adc_feed_async;
+/* NULL options: a stream that neither fails nor alters anything. */
+struct adc_feed_async* adc_feed_async_new(struct adc_feed* feed, const struct arrow_json_file* file,
+                                          const struct adc_feed_async_options* options);
+/* The start callback (an ADC_AsyncProducerStart) with the producer as its
+ * context: takes the handler and returns NULL, or refuses it with a message
+ * when it was given one already or no thread could be started. */
+const char* adc_feed_async_start(void* producer, struct ArrowAsyncDeviceStreamHandler* handler);
+/* Tells the producer that Import returned, then waits for its delivery
+ * thread to finish.  Call it as soon as Import returns. */
+void adc_feed_async_import_returned(struct adc_feed_async* producer);
+
+/* What the consumer did with one async producer; read it after
+ * adc_feed_async_import_returned. */
+struct adc_feed_async_counts {
+  bool started;       /* the consumer called start */
+  bool schema_handed; /* on_schema was called */
+  int schema_release_calls;
+  /* on_schema returned with the ArrowSchema it was given neither moved out
+   * nor released (spec: it "MUST NOT be stored and kept"). */
+  bool schema_left_in_place;
+  int tasks; /* on_next_task calls with a task */
+  int tasks_never_extracted;
+  int tasks_extracted_more_than_once;
+  int arrays; /* handed out by extract_data */
+  int arrays_never_released;
+  int arrays_released_more_than_once;
+  bool altered_batch_read; /* the task of options.altered_batch was extracted with data */
+  int requests;            /* request calls, of which invalid_requests had n <= 0 */
+  int64_t requested;       /* their sum, valid ones only */
+  int invalid_requests;
+  bool stalled;                  /* the feed ended the stream itself: no request came in time */
+  bool injected_error_delivered; /* on_error(EIO) at options.fail_at_batch */
+  int on_error_calls;            /* for any reason */
+  bool ended;                    /* on_next_task(NULL) was called */
+  /* request or cancel calls made from inside on_error or the handler's
+   * release; the first such call and the callback it was made from. */
+  int producer_calls_inside_handler;
+  const char* first_producer_call;        /* "request", "cancel" */
+  const char* first_producer_call_inside; /* "on_error", "release" */
+  bool released;                          /* the handler's release was called */
+  /* Import returned while the feed had not yet called release: the feed
+   * then called nothing more on the handler. */
+  bool import_returned_before_release;
+  /* Why the feed itself failed to export a result, NULL when it never did.
+   * Valid until the feed is freed. */
+  const char* feed_error;
+};
+struct adc_feed_async_counts adc_feed_async_counts(const struct adc_feed_async* producer);
+
 #endif /* ADC_CONSUMER_FEED_H */

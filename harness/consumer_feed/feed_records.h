@@ -26,11 +26,15 @@ struct adc_feed {
   struct adc_region* regions;
   size_t n_regions;
   size_t regions_capacity;
-  struct feed_stream* streams; /* the records of its streams, newest first (feed_stream.c) */
+  struct feed_stream* streams;   /* the records of its streams, newest first (feed_stream.c) */
+  struct adc_feed_async* asyncs; /* its async producers, newest first (feed_async.c) */
 };
 
 /* Frees the records of the feed's streams (feed_stream.c). */
 void feed_streams_free(struct adc_feed* feed);
+/* Waits for the delivery threads of the feed's async producers, then frees
+ * them and the records of their tasks (feed_async.c). */
+void feed_asyncs_free(struct adc_feed* feed);
 
 /* A record for a structure whose private data is `payload`; `parent` is NULL
  * for a base structure. */

@@ -39,3 +39,10 @@ const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowD
   }
   return bounded(ctx->library->functions.ImportDeviceStreamAndCompareToJson(ctx->fixture_path, stream));
 }
+
+const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStart start,
+                             void* start_context) {
+  if (!adc_can_call(ctx, ADC_EP_ImportAsyncAndCompareToJson)) return not_called;
+  return bounded(ctx->library->functions.ImportAsyncAndCompareToJson(
+      ctx->fixture_path, ctx->device->arrow_type, start, start_context));
+}

@@ -25,4 +25,11 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
  * result and the stream. */
 const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream);
 
+/* ImportAsyncAndCompareToJson, with the case's device type: the consumer
+ * builds a handler, gives it to a producer through `start(start_context,
+ * handler)`, and returns once the producer has released the handler.  The
+ * producer (the consumer feed's, for the consumer rules) is the caller's;
+ * when the call cannot be made, start is never called. */
+const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStart start, void* start_context);
+
 #endif /* ADC_CONSUMER_CALLS_H */

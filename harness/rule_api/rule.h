@@ -74,6 +74,8 @@ struct adc_rule_family {
 
 /* Filters shared by several families (shared_filters.c). */
 extern const struct adc_fixture_filter adc_fixtures_with_values; /* at least one non-null value */
+/* More than one batch: for the rules on the order of async calls. */
+extern const struct adc_fixture_filter adc_fixtures_with_several_batches;
 /* Every device but cpu_device_arrays: device streams carry device arrays on
  * the CPU too, so `cpu` judges them there. */
 extern const struct adc_device_filter adc_devices_for_streams;

@@ -5,6 +5,15 @@
 const struct adc_fixture_filter adc_fixtures_with_values = {arrow_json_has_values,
                                                             "at least one non-null value"};
 
+/* The rules on the order of async calls, of both roles: a stream of
+ * several batches takes every step of the sequence (schema, tasks on
+ * demand, waiting for demand, the end) at least once. */
+static bool has_several_batches(const struct arrow_json_file* fixture) {
+  return fixture->n_batches > 1;
+}
+const struct adc_fixture_filter adc_fixtures_with_several_batches = {has_several_batches,
+                                                                     "more than one batch"};
+
 /* A device stream is a stream of device arrays on every device, the CPU
  * included: on the CPU the device `cpu` judges it, and the device that
  * judges the CPU a second time through device arrays would only repeat

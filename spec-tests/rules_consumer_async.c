@@ -1,0 +1,427 @@
+/* Rules for consumers of an async device stream (spec: "Async Device Stream
+ * Interface").  The harness calls ImportAsyncAndCompareToJson, whose
+ * consumer builds a handler and gives it, through the start callback, to
+ * an async producer of the consumer feed (harness/consumer_feed/feed_async.c);
+ * the consumer must request batches, compare the schema and every batch
+ * with the fixture, release what it took, and return only once the
+ * producer has released the handler.  The producer's task records outlive
+ * the tasks, and its schema and arrays are the feed's instrumented exports,
+ * so a second extract_data or release is counted, never undefined.
+ *
+ * Every rule but the one on altered data is about the sequence of calls and
+ * the release of what was handed over: those run on fixtures with several
+ * batches (adc_fixtures_with_several_batches), where every step happens. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "consumer_alteration.h"
+#include "consumer_feed/consumer_feed.h"
+#include "rule_api/consumer_calls.h"
+
+/* What came of handing one async producer to the consumer. */
+struct async_run {
+  char described[96];  /* "the async stream", "the async stream failing at batch 1" */
+  const char* message; /* the consumer's; NULL: it found everything equal */
+  struct adc_feed_async_counts counts;
+};
+
+static void describe(const struct adc_feed_async_options* options, struct async_run* run) {
+  const char* timing = options->deliver_inside_start ? " (delivered from inside start)" : "";
+  if (options->fail_at_batch >= 0) {
+    snprintf(run->described, sizeof(run->described), "the async stream failing at batch %" PRId64 "%s",
+             options->fail_at_batch, timing);
+  } else if (options->altered_batch >= 0) {
+    snprintf(run->described, sizeof(run->described), "the async stream with batch %" PRId64 " altered%s",
+             options->altered_batch, timing);
+  } else {
+    snprintf(run->described, sizeof(run->described), "the async stream%s", timing);
+  }
+}
+
+/* Hands the consumer an async producer of a fresh feed and fills `run` once
+ * Import has returned and the producer's thread has finished.  false, with
+ * the case unresolved, when the harness's own producer failed or the
+ * consumer never took it. */
+static bool hand_async(struct adc_case_context* ctx, const struct adc_feed_async_options* options,
+                       struct async_run* run) {
+  describe(options, run);
+  struct adc_feed* feed = adc_feed_new(ctx->device);
+  struct adc_feed_async* producer = adc_feed_async_new(feed, ctx->fixture, options);
+  run->message = adc_import_async(ctx, adc_feed_async_start, producer);
+  adc_feed_async_import_returned(producer);
+  run->counts = adc_feed_async_counts(producer);
+  bool judged = !ctx->has_verdict;
+  if (judged && run->counts.feed_error != NULL) {
+    judged = false;
+    adc_unresolved(ctx, "%s: the consumer feed failed to export a result: %s", run->described,
+                   run->counts.feed_error);
+  } else if (judged && !run->counts.started) {
+    judged = false;
+    adc_unresolved(ctx, "%s: the consumer returned without calling start, reporting: %s", run->described,
+                   run->message != NULL ? run->message : "(nothing)");
+  }
+  adc_feed_free(feed);
+  return judged;
+}
+
+static const struct adc_feed_async_options clean = {.fail_at_batch = -1, .altered_batch = -1};
+
+static struct adc_feed_async_options failing_at(const struct arrow_json_file* fixture) {
+  return (struct adc_feed_async_options){.fail_at_batch = adc_failing_batch(fixture), .altered_batch = -1};
+}
+
+/* Lets `judge` read the records of a clean stream, then of one failing
+ * with on_error mid-stream: the consumer's duties hold on both paths. */
+static void judge_clean_and_failing(struct adc_case_context* ctx,
+                                    void (*judge)(struct adc_case_context*, const struct async_run*)) {
+  const struct adc_feed_async_options failing = failing_at(ctx->fixture);
+  struct async_run run;
+  if (hand_async(ctx, &clean, &run)) judge(ctx, &run);
+  if (!ctx->has_verdict && hand_async(ctx, &failing, &run)) judge(ctx, &run);
+}
+
+/* Rules that need the consumer to read up to a given point cannot judge a
+ * consumer that stopped requesting: requests_batches judges that. */
+static bool stalled(struct adc_case_context* ctx, const struct async_run* run) {
+  if (!run->counts.stalled) return false;
+  adc_unresolved(ctx,
+                 "%s: the consumer stopped requesting batches, and the feed ended the stream after %.0f s "
+                 "(see consumer.async.requests_batches)",
+                 run->described, ADC_FEED_ASYNC_STALL_SECONDS);
+  return true;
+}
+
+static void schema_released_once(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (!counts->schema_handed) return;
+  if (counts->schema_release_calls == 0) {
+    adc_violation(ctx, "%s: the consumer returned without releasing the schema given to on_schema",
+                  run->described);
+  } else if (counts->schema_release_calls > 1) {
+    adc_violation(ctx, "%s: the consumer released the schema given to on_schema %d times", run->described,
+                  counts->schema_release_calls);
+  } else if (counts->schema_left_in_place) {
+    adc_violation(ctx,
+                  "%s: on_schema returned with the ArrowSchema it was given neither moved out nor released "
+                  "(the consumer kept the producer's pointer)",
+                  run->described);
+  }
+}
+
+static void releases_schema(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, schema_released_once);
+}
+
+static void tasks_extracted_once(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (counts->tasks_never_extracted > 0) {
+    adc_violation(ctx, "%s: the consumer never called extract_data on %d of the %d tasks it was given",
+                  run->described, counts->tasks_never_extracted, counts->tasks);
+  } else if (counts->tasks_extracted_more_than_once > 0) {
+    adc_violation(ctx,
+                  "%s: the consumer called extract_data more than once on %d of the %d tasks it was given",
+                  run->described, counts->tasks_extracted_more_than_once, counts->tasks);
+  }
+}
+
+static void extracts_every_task_once(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, tasks_extracted_once);
+}
+
+static void arrays_released_once(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (counts->arrays_never_released > 0) {
+    adc_violation(ctx, "%s: the consumer returned without releasing %d of the %d arrays extract_data gave it",
+                  run->described, counts->arrays_never_released, counts->arrays);
+  } else if (counts->arrays_released_more_than_once > 0) {
+    adc_violation(ctx, "%s: the consumer released %d of the %d arrays extract_data gave it more than once",
+                  run->described, counts->arrays_released_more_than_once, counts->arrays);
+  }
+}
+
+static void releases_arrays_once(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, arrays_released_once);
+}
+
+static void batches_requested(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (counts->stalled) {
+    adc_violation(ctx,
+                  "%s: after %d task(s), the consumer requested no further batch for %.0f s while batches "
+                  "were left (it made %d request(s) for %" PRId64 " batch(es) in all)",
+                  run->described, counts->tasks, ADC_FEED_ASYNC_STALL_SECONDS, counts->requests,
+                  counts->requested);
+  } else if (counts->invalid_requests > 0) {
+    adc_violation(ctx, "%s: the consumer called request with n <= 0 %d time(s) (spec: \"It is invalid\")",
+                  run->described, counts->invalid_requests);
+  }
+}
+
+static void requests_batches(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, batches_requested);
+}
+
+static void copies_error_message(struct adc_case_context* ctx) {
+  struct adc_feed_async_options options = failing_at(ctx->fixture);
+  options.overwrite_error_text = true;
+  struct async_run run;
+  if (!hand_async(ctx, &options, &run) || stalled(ctx, &run)) return;
+  if (!run.counts.injected_error_delivered) {
+    adc_unresolved(ctx, "%s: the consumer stopped before the failing batch, reporting: %s", run.described,
+                   run.message != NULL ? run.message : "(nothing)");
+  } else if (run.message == NULL) {
+    adc_unresolved(ctx,
+                   "%s: the consumer reported no failure, so no message of its can be read (see "
+                   "consumer.async.reports_error)",
+                   run.described);
+  } else if (strstr(run.message, ADC_FEED_ASYNC_OVERWRITTEN) != NULL) {
+    adc_violation(ctx,
+                  "%s: the consumer's message holds what the feed wrote over on_error's message after "
+                  "on_error returned (it kept the pointer instead of copying the text): %s",
+                  run.described, run.message);
+  }
+}
+
+static void reports_error(struct adc_case_context* ctx) {
+  const struct adc_feed_async_options failing = failing_at(ctx->fixture);
+  struct async_run run;
+  if (!hand_async(ctx, &failing, &run)) return;
+  if (run.message == NULL && run.counts.on_error_calls > 0) {
+    adc_violation(ctx,
+                  "%s: on_error was called %d time(s), yet the consumer reported the stream equal to the "
+                  "fixture",
+                  run.described, run.counts.on_error_calls);
+  } else if (run.message == NULL) {
+    adc_violation(ctx,
+                  "%s: the consumer reported the stream equal to the fixture after %d task(s), without the "
+                  "stream ending",
+                  run.described, run.counts.tasks);
+  } else if (!run.counts.injected_error_delivered && !stalled(ctx, &run)) {
+    adc_unresolved(ctx, "%s: the consumer stopped before the failing batch, reporting: %s", run.described,
+                   run.message);
+  }
+}
+
+static void detects_altered_data(struct adc_case_context* ctx) {
+  const int64_t altered = adc_alterable_batch(ctx);
+  if (ctx->has_verdict) return; /* the comparison could not be made */
+  if (altered < 0) {
+    adc_unresolved(ctx, "the fixture has no value the consumer feed can alter");
+    return;
+  }
+  const struct adc_feed_async_options options = {.fail_at_batch = -1, .altered_batch = altered};
+  struct async_run run;
+  if (!hand_async(ctx, &options, &run)) return;
+  if (run.message == NULL) {
+    adc_violation(ctx, "%s: one value is altered, yet the consumer reported %s", run.described,
+                  run.counts.altered_batch_read
+                      ? "it equal to the fixture"
+                      : "the stream equal to the fixture without reading that batch");
+  } else if (!run.counts.altered_batch_read && !stalled(ctx, &run)) {
+    adc_unresolved(ctx, "%s: the consumer stopped before extracting the altered batch, reporting: %s",
+                   run.described, run.message);
+  }
+}
+
+static void ready_when_handed_over(struct adc_case_context* ctx) {
+  /* The same clean stream, delivered from the feed's own thread first: a
+   * consumer failing that one fails for another reason than readiness. */
+  struct async_run run;
+  if (!hand_async(ctx, &clean, &run) || stalled(ctx, &run)) return;
+  if (run.message != NULL) {
+    adc_unresolved(ctx, "%s: the consumer reported a failure on clean data: %s", run.described, run.message);
+    return;
+  }
+  const struct adc_feed_async_options inside_start = {
+      .fail_at_batch = -1, .altered_batch = -1, .deliver_inside_start = true};
+  if (!hand_async(ctx, &inside_start, &run) || stalled(ctx, &run)) return;
+  if (run.message != NULL) {
+    adc_violation(ctx,
+                  "%s: on_schema came before start returned, and the consumer reported a failure it does not "
+                  "report when callbacks come later: %s",
+                  run.described, run.message);
+  }
+}
+
+static void release_waited_for(struct adc_case_context* ctx, const struct async_run* run) {
+  if (run->counts.import_returned_before_release) {
+    adc_violation(ctx,
+                  "%s: Import returned before the producer released the handler (the feed, %.2f s after the "
+                  "stream's last callback, found it gone and called nothing more)",
+                  run->described, ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS);
+  }
+}
+
+static void waits_for_release(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, release_waited_for);
+}
+
+static void producer_left_alone(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (counts->producer_calls_inside_handler > 0) {
+    adc_violation(
+        ctx,
+        "%s: the consumer called the producer %d time(s) from inside on_error or release (first %s, "
+        "from inside %s)",
+        run->described, counts->producer_calls_inside_handler, counts->first_producer_call,
+        counts->first_producer_call_inside);
+  }
+}
+
+static void no_producer_calls_from_on_error_or_release(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, producer_left_alone);
+}
+
+static const struct adc_rule rules[] = {
+    {
+        .id = "consumer.async.releases_schema",
+        .clause = "Result lifetimes",
+        .sentence = "The ArrowSchema passed to the on_schema callback must be released independently, with "
+                    "the object itself needing to be moved to a consumer owned ArrowSchema object.",
+        .method = "Hands the consumer an instrumented async stream, clean and then failing mid-stream, and "
+                  "checks the schema given to on_schema was moved out or released before on_schema returned, "
+                  "and released exactly once when Import returns.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = releases_schema,
+    },
+    {
+        .id = "consumer.async.extracts_every_task_once",
+        .clause = "ArrowAsyncTask.extract_data",
+        .sentence = "If the consumer does not care about the data that is owned by this task, it must still "
+                    "call extract_data so that the producer can perform any required cleanup. ... It is only "
+                    "valid to call this method exactly once.",
+        .method = "Hands the consumer an instrumented async stream, clean and then failing mid-stream, whose "
+                  "task records count extract_data calls: exactly one per task when Import returns.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = extracts_every_task_once,
+    },
+    {
+        .id = "consumer.async.releases_arrays_once",
+        .clause = "ArrowAsyncTask.extract_data",
+        .sentence = "Ownership of the Array is given to the pointer passed in as a parameter, and this array "
+                    "must be released separately.",
+        .method = "Hands the consumer an instrumented async stream, clean and then failing mid-stream, and "
+                  "checks each array extract_data handed out was released exactly once when Import returns.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = releases_arrays_once,
+    },
+    {
+        .id = "consumer.async.requests_batches",
+        .clause = "ArrowAsyncProducer.request",
+        .sentence = "This function must be called by a consumer to start receiving calls to "
+                    "ArrowAsyncDeviceStreamHandler.on_next_task.",
+        .method = "Hands the consumer an instrumented async stream, clean and then failing mid-stream, that "
+                  "delivers a batch only against credit; the consumer must keep requesting (with n > 0) "
+                  "until the end, the feed ending a stream left without a request for 1 s.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = requests_batches,
+    },
+    {
+        .id = "consumer.async.copies_error_message",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_error",
+        .sentence = "If the message and metadata are not NULL, their lifetime is only valid during the scope "
+                    "of this call. A consumer who wants to maintain these values past the return of this "
+                    "function MUST copy the values themselves.",
+        .method =
+            "Calls on_error mid-stream, overwrites its message and metadata once it returns, and checks "
+            "the message Import returns holds none of the overwritten text.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = copies_error_message,
+    },
+    {
+        .id = "consumer.async.reports_error",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_error",
+        .sentence = "Handler to be called when an error is encountered by the producer.",
+        .method = "Calls on_error(EIO) mid-stream; the consumer must report a failure, not a stream equal to "
+                  "the fixture (plugin ABI: NULL only if \"on_error was never called\").",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = reports_error,
+    },
+    {
+        .id = "consumer.async.detects_altered_data",
+        .clause = "Integration testing (C Data Interface)",
+        .sentence = "It validates that both record batches are equal, and then releases the imported "
+                    "record batch.",
+        .method = "Hands the consumer an async stream with one value altered in one batch; the consumer must "
+                  "report a difference (else no async stream verdict can be trusted).",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_values,
+        .run = detects_altered_data,
+    },
+    {
+        .id = "consumer.async.ready_when_handed_over",
+        .clause = "Thread safety",
+        .sentence = "The ArrowAsyncDeviceStreamHandler object should be able to handle callbacks as soon as "
+                    "it is passed to the producer, any initialization should be performed before it is "
+                    "provided.",
+        .method = "Hands the consumer a clean async stream from the feed's thread, then one whose on_schema "
+                  "(and, while the consumer has credit, every later callback) is called from inside start; "
+                  "the consumer must accept the second as it accepted the first.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_SHOULD,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = ready_when_handed_over,
+    },
+    {
+        .id = "consumer.async.waits_for_release",
+        .clause = "Stream Handler Lifetime",
+        .sentence = "Lifetime of the async stream handler is managed using a release callback with similar "
+                    "usage as in C data interface.",
+        .method =
+            "Hands the consumer an instrumented async stream, clean and then failing mid-stream, that "
+            "calls release 50 ms after its last callback; Import must not return before (plugin ABI: it "
+            "blocks \"until the producer has released the handler\").",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = waits_for_release,
+    },
+    {
+        .id = "consumer.async.no_producer_calls_from_on_error_or_release",
+        .clause = "ArrowAsyncDeviceStreamHandler.on_error",
+        .sentence = "This callback MUST NOT call any methods of an ArrowAsyncProducer object.",
+        .method = "Hands the consumer an instrumented async stream, clean and then failing mid-stream, whose "
+                  "request and cancel count the calls made from inside on_error or the handler's release "
+                  "(spec: release \"must not call any methods of an ArrowAsyncProducer object\"): none.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = no_producer_calls_from_on_error_or_release,
+    },
+};
+
+const struct adc_rule_family adc_consumer_async_rules = ADC_RULE_FAMILY(rules);
