@@ -23,5 +23,7 @@ int64_t adc_alterable_batch(struct adc_case_context* ctx) {
     }
   }
   adc_feed_free(feed);
+  if (ctx->has_verdict) return -1; /* the comparison could not be made */
+  if (found < 0) adc_unresolved(ctx, "the fixture has no value the consumer feed can alter");
   return found;
 }

@@ -9,8 +9,8 @@
 
 /* The first batch of the fixture the consumer feed can alter a value of (one
  * with a valid integer or non-empty string), found by exporting each
- * altered and comparing it with the fixture; -1 when none.  When the feed
- * cannot export a batch, the case is left unresolved (ctx->has_verdict). */
+ * altered and comparing it with the fixture; -1, with the case left
+ * unresolved, when there is none or the feed cannot export a batch. */
 int64_t adc_alterable_batch(struct adc_case_context* ctx);
 
 #endif /* ADC_CONSUMER_ALTERATION_H */
