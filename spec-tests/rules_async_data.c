@@ -34,13 +34,8 @@ static void wind_down(struct adc_async_run* run) {
   adc_async_release_results(run);
 }
 
-static struct adc_async_run* start_whole_stream(struct adc_case_context* ctx) {
-  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
-  return adc_async_start(ctx, &script);
-}
-
 static void producer_device_type_matches_request(struct adc_case_context* ctx) {
-  struct adc_async_run* run = start_whole_stream(ctx);
+  struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
   struct adc_async_observed seen;
   if (producer_seen_at_schema(ctx, run, &seen) && seen.producer_device_type != ctx->device->arrow_type) {
@@ -51,7 +46,7 @@ static void producer_device_type_matches_request(struct adc_case_context* ctx) {
 }
 
 static void metadata_well_formed(struct adc_case_context* ctx) {
-  struct adc_async_run* run = start_whole_stream(ctx);
+  struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
   struct adc_async_observed seen;
   if (producer_seen_at_schema(ctx, run, &seen)) {
@@ -66,7 +61,7 @@ static void metadata_well_formed(struct adc_case_context* ctx) {
 }
 
 static void schema_matches_fixture(struct adc_case_context* ctx) {
-  struct adc_async_run* run = start_whole_stream(ctx);
+  struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
   adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
   struct adc_async_observed seen = adc_async_snapshot(run);

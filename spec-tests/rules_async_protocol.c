@@ -18,15 +18,6 @@
  * for, when it watches for that. */
 #define UNASKED_WATCH_SECONDS 0.05
 
-static struct adc_async_run* start(struct adc_case_context* ctx, const struct adc_async_script* script) {
-  return adc_async_start(ctx, script);
-}
-
-static struct adc_async_run* start_whole_stream(struct adc_case_context* ctx) {
-  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
-  return start(ctx, &script);
-}
-
 /* After a rule judged what it watches for: when nothing was wrong there
  * but the run stalled, unresolved naming the rule that explains it. */
 static void explain_stall_unless_judged(struct adc_case_context* ctx, struct adc_async_run* run,
@@ -35,7 +26,7 @@ static void explain_stall_unless_judged(struct adc_case_context* ctx, struct adc
 }
 
 static void producer_set_before_on_schema(struct adc_case_context* ctx) {
-  struct adc_async_run* run = start_whole_stream(ctx);
+  struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
   adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
   struct adc_async_observed seen = adc_async_snapshot(run);
@@ -54,7 +45,7 @@ static void producer_set_before_on_schema(struct adc_case_context* ctx) {
  * and its observations, NULL when it could not be started. */
 static struct adc_async_run* run_whole(struct adc_case_context* ctx, const struct adc_async_script* script,
                                        struct adc_async_observed* seen) {
-  struct adc_async_run* run = start(ctx, script);
+  struct adc_async_run* run = adc_async_start(ctx, script);
   if (run == NULL) return NULL;
   adc_async_wait_for_release(run);
   *seen = adc_async_snapshot(run);
@@ -93,7 +84,7 @@ static void on_schema_first_and_once(struct adc_case_context* ctx) {
 static struct adc_async_run* run_in_small_steps(struct adc_case_context* ctx,
                                                 struct adc_async_observed* seen) {
   const struct adc_async_script script = {.reject_task = -1};
-  struct adc_async_run* run = start(ctx, &script);
+  struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return NULL;
   adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
   adc_async_settle(UNASKED_WATCH_SECONDS);
@@ -135,7 +126,7 @@ static void request_no_synchronous_callbacks(struct adc_case_context* ctx) {
 static void request_reentrant(struct adc_case_context* ctx) {
   const struct adc_async_script script = {
       .request_in_on_schema = 1, .request_in_on_next_task = 1, .reject_task = -1};
-  struct adc_async_run* run = start(ctx, &script);
+  struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return;
   bool ended = adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
   struct adc_async_observed seen = adc_async_snapshot(run);
@@ -161,7 +152,7 @@ static void request_reentrant(struct adc_case_context* ctx) {
 
 static void invalid_request_reported(struct adc_case_context* ctx) {
   const struct adc_async_script script = {.reject_task = -1};
-  struct adc_async_run* run = start(ctx, &script);
+  struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return;
   adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
   if (!adc_async_snapshot(run).producer_set_at_on_schema) {
@@ -187,7 +178,7 @@ static void invalid_request_reported(struct adc_case_context* ctx) {
  * waits for release. */
 static bool run_cancelled(struct adc_case_context* ctx, struct adc_async_observed* seen) {
   const struct adc_async_script script = {.request_in_on_schema = 1, .reject_task = -1};
-  struct adc_async_run* run = start(ctx, &script);
+  struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return false;
   adc_async_wait_for(run, ADC_ASYNC_TASK_SEEN, 1, ADC_ASYNC_QUIET_SECONDS);
   adc_async_cancel(run);
@@ -248,7 +239,7 @@ static void end_is_null_task(struct adc_case_context* ctx) {
 
 static void release_last_and_once(struct adc_case_context* ctx) {
   const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
-  struct adc_async_run* run = start(ctx, &script);
+  struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return;
   bool ended = adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
   bool released = ended && adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);

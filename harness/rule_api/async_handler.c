@@ -275,6 +275,11 @@ struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct
   return run;
 }
 
+struct adc_async_run* adc_async_start_whole_stream(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  return adc_async_start(ctx, &script);
+}
+
 /* Calls `call` on the producer from the main thread, unless the handler
  * was released: holding producer_calls keeps release from completing, so
  * the producer object is valid throughout (spec: it "MUST remain valid at

@@ -104,6 +104,8 @@ struct adc_async_run;
  * device.  NULL with a verdict when the producer refused the handler
  * (not_supported, with its message) or the call cannot be made. */
 struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct adc_async_script* script);
+/* The same with adc_async_script_request_all: the usual course. */
+struct adc_async_run* adc_async_start_whole_stream(struct adc_case_context* ctx);
 
 /* Calls from the case's main thread, another thread than the producer's:
  * made only while the handler is not released (the producer object is
