@@ -27,13 +27,6 @@ static bool producer_seen_at_schema(struct adc_case_context* ctx, struct adc_asy
   return !ctx->has_verdict;
 }
 
-/* Lets the producer run to release (bounded), judging nothing more: for
- * rules judged before the stream ends. */
-static void wind_down(struct adc_async_run* run) {
-  adc_async_wait_for_release(run);
-  adc_async_release_results(run);
-}
-
 static void producer_device_type_matches_request(struct adc_case_context* ctx) {
   struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
@@ -42,7 +35,7 @@ static void producer_device_type_matches_request(struct adc_case_context* ctx) {
     adc_violation(ctx, "the producer's device_type is %d, the handler was asked for on %s (%d)",
                   (int)seen.producer_device_type, ctx->device->name, (int)ctx->device->arrow_type);
   }
-  wind_down(run);
+  adc_async_wind_down(run);
 }
 
 static void metadata_well_formed(struct adc_case_context* ctx) {
@@ -57,7 +50,7 @@ static void metadata_well_formed(struct adc_case_context* ctx) {
       adc_note(ctx, "additional_metadata is %s", seen.metadata_present ? "well formed" : "NULL");
     }
   }
-  wind_down(run);
+  adc_async_wind_down(run);
 }
 
 static void schema_matches_fixture(struct adc_case_context* ctx) {
@@ -75,23 +68,12 @@ static void schema_matches_fixture(struct adc_case_context* ctx) {
   } else if (arrow_json_compare_schema(ctx->fixture, schema, difference, sizeof(difference)) != 0) {
     adc_violation(ctx, "the schema on_schema received differs from the fixture: %s", difference);
   }
-  wind_down(run);
-}
-
-/* Runs the whole stream with `script` to its release; NULL with a verdict
- * when it did not get there. */
-static struct adc_async_run* run_to_release(struct adc_case_context* ctx,
-                                            const struct adc_async_script* script) {
-  struct adc_async_run* run = adc_async_start(ctx, script);
-  if (run == NULL) return NULL;
-  if (adc_async_finish(ctx, run)) return run;
-  adc_async_release_results(run);
-  return NULL;
+  adc_async_wind_down(run);
 }
 
 static void task_device_type_matches_producer(struct adc_case_context* ctx) {
   const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
-  struct adc_async_run* run = run_to_release(ctx, &script);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
   struct adc_async_observed seen = adc_async_snapshot(run);
   if (seen.producer_device_type != ctx->device->arrow_type) {
@@ -113,7 +95,7 @@ static void task_device_type_matches_producer(struct adc_case_context* ctx) {
 
 static void task_matches_fixture(struct adc_case_context* ctx) {
   const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
-  struct adc_async_run* run = run_to_release(ctx, &script);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
   struct adc_async_observed seen = adc_async_snapshot(run);
   if (seen.extract_failures > 0) {
@@ -153,7 +135,7 @@ static void extract_without_data_cleans_up(struct adc_case_context* ctx) {
   if (!adc_bytes_allocated(ctx, &baseline)) return;
   struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
   script.extract_without_data = true;
-  struct adc_async_run* run = run_to_release(ctx, &script);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
   adc_async_release_results(run); /* the schema: nothing else was kept */
   int64_t bytes;

@@ -35,10 +35,7 @@ static void producer_set_before_on_schema(struct adc_case_context* ctx) {
   } else if (!seen.producer_set_at_on_schema) {
     adc_violation(ctx, "handler->producer was NULL when on_schema was called");
   }
-  /* Without a producer the handler could request nothing: the stream
-   * stalls, and the case ends here. */
-  if (seen.producer_set_at_on_schema) adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
-  adc_async_release_results(run);
+  adc_async_wind_down(run); /* at once without a producer: nothing can be requested */
 }
 
 /* Runs the whole stream with `script` until release (bounded); the run
@@ -53,14 +50,15 @@ static struct adc_async_run* run_whole(struct adc_case_context* ctx, const struc
   return run;
 }
 
-/* The same for rules judged on a complete run: false, with unresolved
- * naming the rule that explains the stall, when release did not come. */
+/* For rules judged on a complete run: the observations of a run taken to
+ * release (adc_async_run_to_release), or false with a verdict. */
 static bool run_to_release(struct adc_case_context* ctx, const struct adc_async_script* script,
                            struct adc_async_observed* seen) {
-  struct adc_async_run* run = run_whole(ctx, script, seen);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, script);
   if (run == NULL) return false;
-  explain_stall_unless_judged(ctx, run, seen);
-  return !ctx->has_verdict;
+  *seen = adc_async_snapshot(run);
+  adc_async_release_results(run);
+  return true;
 }
 
 static void on_schema_first_and_once(struct adc_case_context* ctx) {

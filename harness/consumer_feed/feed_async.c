@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "consumer_feed/feed_records.h"
+#include "support/clock.h"
 
 /* The record of one task; the ArrowAsyncTask handed to on_next_task lives
  * in it, so a call through a task kept past on_next_task stays defined. */
@@ -150,21 +150,11 @@ static bool consumer_gone(struct adc_feed_async* producer) {
   return gone;
 }
 
-/* An absolute CLOCK_MONOTONIC time `seconds` from now, for timed waits. */
-static struct timespec deadline_in(double seconds) {
-  struct timespec deadline;
-  clock_gettime(CLOCK_MONOTONIC, &deadline);
-  long long nanoseconds = deadline.tv_nsec + (long long)(seconds * 1e9);
-  deadline.tv_sec += (time_t)(nanoseconds / 1000000000LL);
-  deadline.tv_nsec = (long)(nanoseconds % 1000000000LL);
-  return deadline;
-}
-
 /* What to do next, taking one credit for a batch; with `may_wait`, waits
  * for a request up to ADC_FEED_ASYNC_STALL_SECONDS.  The end of the stream
  * needs no credit: it hands over no data. */
 static enum next_step next_step(struct adc_feed_async* producer, bool may_wait) {
-  const struct timespec deadline = deadline_in(ADC_FEED_ASYNC_STALL_SECONDS);
+  const struct timespec deadline = adc_monotonic_deadline(ADC_FEED_ASYNC_STALL_SECONDS);
   pthread_mutex_lock(&producer->mutex);
   enum next_step step = STEP_NO_CREDIT;
   for (;;) {
@@ -322,7 +312,7 @@ static bool deliver(struct adc_feed_async* producer, bool may_wait) {
  * for release, and the handler may be gone, so release is not called. */
 static void finish(struct adc_feed_async* producer, bool inside_start) {
   pthread_mutex_lock(&producer->mutex);
-  const struct timespec deadline = deadline_in(ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS);
+  const struct timespec deadline = adc_monotonic_deadline(ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS);
   while (!inside_start && !producer->import_returned &&
          pthread_cond_timedwait(&producer->changed, &producer->mutex, &deadline) != ETIMEDOUT) {
   }
@@ -397,11 +387,7 @@ struct adc_feed_async* adc_feed_async_new(struct adc_feed* feed, const struct ar
                                                    .additional_metadata = NULL,
                                                    .private_data = producer};
   pthread_mutex_init(&producer->mutex, NULL);
-  pthread_condattr_t attributes;
-  pthread_condattr_init(&attributes);
-  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* deadlines from deadline_in() */
-  pthread_cond_init(&producer->changed, &attributes);
-  pthread_condattr_destroy(&attributes);
+  adc_monotonic_cond_init(&producer->changed); /* deadlines from adc_monotonic_deadline() */
   feed->asyncs = producer;
   return producer;
 }

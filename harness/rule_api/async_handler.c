@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "rule_api/async_metadata.h"
 #include "rule_api/library_text.h"
@@ -238,7 +237,7 @@ static struct adc_async_run* new_run(struct adc_case_context* ctx, const struct 
   struct adc_async_run* run = &runs[n_runs++];
   run->script = *script;
   pthread_mutex_init(&run->lock, NULL);
-  pthread_cond_init(&run->changed, NULL);
+  adc_monotonic_cond_init(&run->changed); /* deadlines from adc_monotonic_deadline() */
   pthread_mutex_init(&run->producer_calls, NULL);
   int slots = (int)ctx->fixture->n_batches + 2;
   run->n_slots = slots < MAX_KEPT_TASKS ? slots : MAX_KEPT_TASKS;
@@ -345,13 +344,7 @@ bool adc_async_wait_for(struct adc_async_run* run, enum adc_async_milestone mile
       break;
     }
     /* Woken by each callback; the short timeout re-reads the clock. */
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += 20 * 1000 * 1000;
-    if (until.tv_nsec >= 1000000000L) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
+    const struct timespec until = adc_monotonic_deadline(0.02);
     pthread_cond_timedwait(&run->changed, &run->lock, &until);
   }
   bool came = reached(run, milestone, tasks);
@@ -436,4 +429,18 @@ bool adc_async_finish(struct adc_case_context* ctx, struct adc_async_run* run) {
   if (adc_async_wait_for_release(run)) return true;
   adc_async_explain_stall(ctx, run);
   return false;
+}
+
+struct adc_async_run* adc_async_run_to_release(struct adc_case_context* ctx,
+                                               const struct adc_async_script* script) {
+  struct adc_async_run* run = adc_async_start(ctx, script);
+  if (run == NULL) return NULL;
+  if (adc_async_finish(ctx, run)) return run;
+  adc_async_release_results(run);
+  return NULL;
+}
+
+void adc_async_wind_down(struct adc_async_run* run) {
+  adc_async_wait_for_release(run);
+  adc_async_release_results(run);
 }

@@ -162,4 +162,15 @@ void adc_async_explain_stall(struct adc_case_context* ctx, struct adc_async_run*
  * adc_async_explain_stall when release did not come; whether it came. */
 bool adc_async_finish(struct adc_case_context* ctx, struct adc_async_run* run);
 
+/* adc_async_start, then adc_async_finish: the run, released, or NULL with
+ * a verdict (and its results released) when it could not be started or
+ * did not reach release. */
+struct adc_async_run* adc_async_run_to_release(struct adc_case_context* ctx,
+                                               const struct adc_async_script* script);
+
+/* For a rule judged before the stream ends: lets the producer run to
+ * release (adc_async_wait_for_release, no verdict), then releases the
+ * results. */
+void adc_async_wind_down(struct adc_async_run* run);
+
 #endif /* ADC_ASYNC_HANDLER_H */

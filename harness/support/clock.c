@@ -8,6 +8,23 @@ double adc_now_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+void adc_monotonic_cond_init(pthread_cond_t* condition) {
+  pthread_condattr_t attributes;
+  pthread_condattr_init(&attributes);
+  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+  pthread_cond_init(condition, &attributes);
+  pthread_condattr_destroy(&attributes);
+}
+
+struct timespec adc_monotonic_deadline(double seconds) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
+  long long nanoseconds = deadline.tv_nsec + (long long)(seconds * 1e9);
+  deadline.tv_sec += (time_t)(nanoseconds / 1000000000LL);
+  deadline.tv_nsec = (long)(nanoseconds % 1000000000LL);
+  return deadline;
+}
+
 void adc_sleep_seconds(double seconds) {
   struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
   while (nanosleep(&pause, &pause) != 0) {
