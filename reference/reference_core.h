@@ -66,9 +66,18 @@ const char* ref_export_failing_device_stream(const char* json_path, ArrowDeviceT
 const char* ref_import_device_stream(const char* json_path, struct ArrowDeviceArrayStream* stream);
 const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                              struct ArrowAsyncDeviceStreamHandler* handler);
+/* The same stream, except that batch `fail_at_batch`, once requested, is
+ * replaced by on_error (EIO, a message, metadata) and release. */
+const char* ref_export_failing_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                     int64_t fail_at_batch, struct ArrowAsyncDeviceStreamHandler* handler);
 typedef const char* (*ref_async_start_fn)(void* context, struct ArrowAsyncDeviceStreamHandler* handler);
 const char* ref_import_async(const char* json_path, ArrowDeviceType device_type, ref_async_start_fn start,
                              void* start_context);
+/* The same, except that the consumer cancels once it has received batch
+ * `cancel_after_batch`, then takes whatever still comes until release. */
+const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType device_type,
+                                        int64_t cancel_after_batch, ref_async_start_fn start,
+                                        void* start_context);
 
 /* Loads `json_path`, keeping a message for the caller in `error` on failure. */
 int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* error, size_t error_size);

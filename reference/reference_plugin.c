@@ -103,3 +103,15 @@ EXPORT const char* adc_reference_CDeviceIntegration_ImportAsyncAndCompareToJson(
                                                                                 void* start_context) {
   return keep(ref_import_async(json_path, device_type, start, start_context));
 }
+
+EXPORT const char* adc_reference_CDeviceIntegration_ExportFailingAsyncFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+    struct ArrowAsyncDeviceStreamHandler* handler) {
+  return keep(ref_export_failing_async(json_path, device_type, device_id, fail_at_batch, handler));
+}
+
+EXPORT const char* adc_reference_CDeviceIntegration_ImportAsyncAndCancelAfterBatch(
+    const char* json_path, ArrowDeviceType device_type, int cancel_after_batch, ADC_AsyncProducerStart start,
+    void* start_context) {
+  return keep(ref_import_async_cancelling(json_path, device_type, cancel_after_batch, start, start_context));
+}

@@ -23,12 +23,13 @@ extern const struct adc_rule_family adc_plugin_rules;          /* rules_plugin.c
 extern const struct adc_rule_family adc_device_stream_rules;   /* rules_device_stream.c */
 extern const struct adc_rule_family adc_async_data_rules;      /* rules_async_data.c */
 extern const struct adc_rule_family adc_async_protocol_rules;  /* rules_async_protocol.c */
+extern const struct adc_rule_family adc_async_error_rules;     /* rules_async_errors.c */
 
 static const struct adc_rule_family* const families[] = {
-    &adc_device_array_rules,   &adc_sync_event_rules, &adc_release_rules,         &adc_content_rules,
-    &adc_move_rules,           &adc_lifetime_rules,   &adc_device_stream_rules,   &adc_async_data_rules,
-    &adc_async_protocol_rules, &adc_consumer_rules,   &adc_consumer_stream_rules, &adc_consumer_async_rules,
-    &adc_plugin_rules,
+    &adc_device_array_rules,   &adc_sync_event_rules,  &adc_release_rules,       &adc_content_rules,
+    &adc_move_rules,           &adc_lifetime_rules,    &adc_device_stream_rules, &adc_async_data_rules,
+    &adc_async_protocol_rules, &adc_async_error_rules, &adc_consumer_rules,      &adc_consumer_stream_rules,
+    &adc_consumer_async_rules, &adc_plugin_rules,
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 

@@ -26,9 +26,13 @@ struct async_run {
   struct adc_feed_async_counts counts;
 };
 
-static void describe(const struct adc_feed_async_options* options, struct async_run* run) {
+static void describe(const struct adc_feed_async_options* options, int cancel_after_batch,
+                     struct async_run* run) {
   const char* timing = options->deliver_inside_start ? " (delivered from inside start)" : "";
-  if (options->fail_at_batch >= 0) {
+  if (cancel_after_batch >= 0) {
+    snprintf(run->described, sizeof(run->described), "the async stream cancelled after batch %d%s",
+             cancel_after_batch, timing);
+  } else if (options->fail_at_batch >= 0) {
     snprintf(run->described, sizeof(run->described), "the async stream failing at batch %" PRId64 "%s",
              options->fail_at_batch, timing);
   } else if (options->altered_batch >= 0) {
@@ -40,15 +44,18 @@ static void describe(const struct adc_feed_async_options* options, struct async_
 }
 
 /* Hands the consumer an async producer of a fresh feed and fills `run` once
- * Import has returned and the producer's thread has finished.  false, with
- * the case unresolved, when the harness's own producer failed or the
- * consumer never took it. */
-static bool hand_async(struct adc_case_context* ctx, const struct adc_feed_async_options* options,
-                       struct async_run* run) {
-  describe(options, run);
+ * Import has returned and the producer's thread has finished; through
+ * ImportAsyncAndCancelAfterBatch when `cancel_after_batch` is not negative.
+ * false, with the case unresolved, when the harness's own producer failed
+ * or the consumer never took it. */
+static bool hand_async_cancelling(struct adc_case_context* ctx, const struct adc_feed_async_options* options,
+                                  int cancel_after_batch, struct async_run* run) {
+  describe(options, cancel_after_batch, run);
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct adc_feed_async* producer = adc_feed_async_new(feed, ctx->fixture, options);
-  run->message = adc_import_async(ctx, adc_feed_async_start, producer);
+  run->message = cancel_after_batch >= 0
+                     ? adc_import_async_cancelling(ctx, cancel_after_batch, adc_feed_async_start, producer)
+                     : adc_import_async(ctx, adc_feed_async_start, producer);
   adc_feed_async_import_returned(producer);
   run->counts = adc_feed_async_counts(producer);
   bool judged = !ctx->has_verdict;
@@ -63,6 +70,11 @@ static bool hand_async(struct adc_case_context* ctx, const struct adc_feed_async
   }
   adc_feed_free(feed);
   return judged;
+}
+
+static bool hand_async(struct adc_case_context* ctx, const struct adc_feed_async_options* options,
+                       struct async_run* run) {
+  return hand_async_cancelling(ctx, options, -1, run);
 }
 
 static const struct adc_feed_async_options clean = {.fail_at_batch = -1, .altered_batch = -1};
@@ -269,6 +281,48 @@ static void no_producer_calls_from_on_error_or_release(struct adc_case_context* 
   judge_clean_and_failing(ctx, producer_left_alone);
 }
 
+/* The consumer cancels after the first batch, with (if it keeps requests
+ * ahead, as the plugin ABI asks) more requested; the feed then hands out
+ * every batch still requested, and an on_error, before release. */
+static void accepts_callbacks_after_cancel(struct adc_case_context* ctx) {
+  const struct adc_feed_async_options options = {
+      .fail_at_batch = -1, .altered_batch = -1, .deliver_after_cancel = true};
+  const int cancel_after = 0;
+  struct async_run run;
+  if (!hand_async_cancelling(ctx, &options, cancel_after, &run) || stalled(ctx, &run)) return;
+  const struct adc_feed_async_counts* counts = &run.counts;
+  if (counts->import_returned_before_release) {
+    adc_unresolved(ctx, "%s: Import returned before the producer released the handler (see %s)",
+                   run.described, "consumer.async.waits_for_release");
+  } else if (counts->cancel_calls == 0) {
+    adc_unresolved(
+        ctx,
+        "%s: the consumer never called cancel, after %d task(s), although "
+        "ImportAsyncAndCancelAfterBatch asked it to cancel after batch %d; it does not honour that "
+        "entry point",
+        run.described, counts->tasks, cancel_after);
+  } else if (counts->tasks_never_extracted > 0 || counts->tasks_extracted_more_than_once > 0) {
+    adc_violation(ctx,
+                  "%s: of the %d task(s) handed out after the consumer cancelled, and the %d before, %d were "
+                  "never extracted and %d extracted more than once",
+                  run.described, counts->tasks_after_cancel, counts->tasks_before_cancel,
+                  counts->tasks_never_extracted, counts->tasks_extracted_more_than_once);
+  } else if (counts->arrays_never_released > 0 || counts->arrays_released_more_than_once > 0) {
+    adc_violation(
+        ctx, "%s: of the %d array(s) extract_data gave it, %d were never released and %d more than once",
+        run.described, counts->arrays, counts->arrays_never_released, counts->arrays_released_more_than_once);
+  } else if (counts->schema_release_calls != 1) {
+    adc_violation(ctx, "%s: the schema given to on_schema was released %d time(s)", run.described,
+                  counts->schema_release_calls);
+  } else if (!counts->error_after_cancel) {
+    adc_unresolved(ctx, "%s: the stream ended before the feed could call on_error after the cancel",
+                   run.described);
+  } else {
+    adc_note(ctx, "%s: %d task(s) and on_error after the cancel were taken; the consumer reported: %s",
+             run.described, counts->tasks_after_cancel, run.message != NULL ? run.message : "(nothing)");
+  }
+}
+
 static const struct adc_rule rules[] = {
     {
         .id = "consumer.async.releases_schema",
@@ -417,6 +471,22 @@ static const struct adc_rule rules[] = {
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
         .run = no_producer_calls_from_on_error_or_release,
+    },
+    {
+        .id = "consumer.async.accepts_callbacks_after_cancel",
+        .clause = "ArrowAsyncProducer.cancel",
+        .sentence = "As such, a consumer MUST be prepared to receive one or more calls to on_next_task or "
+                    "on_error even after calling cancel if there are still requested arrays pending.",
+        .method =
+            "Has the consumer cancel after the first batch (ImportAsyncAndCancelAfterBatch), then hands "
+            "it every batch still requested and an on_error before release: each task must be "
+            "extracted once, each array and the schema released once, and Import must return.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCancelAfterBatch),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = accepts_callbacks_after_cancel,
     },
 };
 

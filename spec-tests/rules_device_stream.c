@@ -15,6 +15,7 @@
 #include "rule_api/output_slot.h"
 #include "rule_api/producer_calls.h"
 #include "rule_api/stream_calls.h"
+#include "support/errno_value.h"
 
 /* Whether a callback pointer still holds the fill pattern: never written. */
 static bool unwritten(const void* member, size_t size) {
@@ -225,17 +226,11 @@ static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_conte
   return stream;
 }
 
-/* Whether `code` is an errno value this platform knows. */
-static bool is_errno_value(int code) {
-  static const char unknown[] = "Unknown error";
-  return code > 0 && strncmp(strerror(code), unknown, sizeof(unknown) - 1) != 0;
-}
-
 static void errors_errno_code(struct adc_case_context* ctx) {
   int code = 0;
   struct ArrowDeviceArrayStream* stream = stream_after_failure(ctx, &code);
   if (stream == NULL) return;
-  if (!is_errno_value(code)) {
+  if (!adc_is_errno_value(code)) {
     adc_violation(ctx,
                   "get_next failed with %d, which is not an errno value (EINVAL %d, ENOMEM %d, EIO %d, ...)",
                   code, EINVAL, ENOMEM, EIO);

@@ -161,6 +161,12 @@ struct adc_feed_async_options {
    * are overwritten with ADC_FEED_ASYNC_OVERWRITTEN, repeated (spec: they are
    * "only valid within the scope of the on_error function itself"). */
   bool overwrite_error_text;
+  /* Once the consumer cancels, the feed hands out every batch it still has
+   * credit for, then calls on_error (as a producer whose cancel met an
+   * error would), then release (spec: "a consumer MUST be prepared to
+   * receive one or more calls to on_next_task or on_error even after
+   * calling cancel").  Otherwise a cancel is followed by release alone. */
+  bool deliver_after_cancel;
 };
 
 #define ADC_FEED_ASYNC_STALL_SECONDS 1.0
@@ -207,6 +213,10 @@ struct adc_feed_async_counts {
   bool injected_error_delivered; /* on_error(EIO) at options.fail_at_batch */
   int on_error_calls;            /* for any reason */
   bool ended;                    /* on_next_task(NULL) was called */
+  int cancel_calls;
+  int tasks_before_cancel; /* tasks handed out when cancel was first called */
+  int tasks_after_cancel;  /* handed out once the consumer had cancelled */
+  bool error_after_cancel; /* on_error was called once the consumer had cancelled */
   /* request or cancel calls made from inside on_error or the handler's
    * release; the first such call and the callback it was made from. */
   int producer_calls_inside_handler;

@@ -39,7 +39,8 @@ enum next_step {
   STEP_NO_CREDIT,
   STEP_STALLED,
   STEP_BAD_REQUEST,
-  STEP_CANCELLED
+  STEP_CANCELLED,
+  STEP_ERROR_AFTER_CANCEL
 };
 
 struct adc_feed_async {
@@ -108,6 +109,7 @@ static void cancel(struct ArrowAsyncProducer* self) {
   struct adc_feed_async* producer = self->private_data;
   pthread_mutex_lock(&producer->mutex);
   note_call_from_inside(producer, "cancel");
+  if (producer->counts.cancel_calls++ == 0) producer->counts.tasks_before_cancel = producer->counts.tasks;
   producer->cancelled = true;
   pthread_cond_signal(&producer->changed);
   pthread_mutex_unlock(&producer->mutex);
@@ -158,11 +160,16 @@ static enum next_step next_step(struct adc_feed_async* producer, bool may_wait) 
   pthread_mutex_lock(&producer->mutex);
   enum next_step step = STEP_NO_CREDIT;
   for (;;) {
+    bool batches_left = producer->next_batch < producer->file->n_batches;
     if (producer->bad_request_pending) {
       step = STEP_BAD_REQUEST;
+    } else if (producer->cancelled && producer->options.deliver_after_cancel) {
+      /* What was requested still comes, then an error. */
+      step = producer->credit > 0 && batches_left ? STEP_TASK : STEP_ERROR_AFTER_CANCEL;
+      if (step == STEP_TASK) producer->credit--;
     } else if (producer->cancelled) {
       step = STEP_CANCELLED;
-    } else if (producer->next_batch >= producer->file->n_batches) {
+    } else if (!batches_left) {
       step = STEP_END;
     } else if (producer->credit > 0) {
       producer->credit--;
@@ -260,6 +267,7 @@ static bool hand_task(struct adc_feed_async* producer) {
   producer->tasks = record;
   producer->next_batch++;
   producer->counts.tasks++;
+  producer->counts.tasks_after_cancel += producer->cancelled;
   pthread_mutex_unlock(&producer->mutex);
   struct ArrowAsyncDeviceStreamHandler* handler = producer->handler;
   return handler->on_next_task(handler, &record->task, NULL) != 0;
@@ -297,6 +305,11 @@ static bool deliver(struct adc_feed_async* producer, bool may_wait) {
         return true;
       case STEP_BAD_REQUEST:
         report_error(producer, EINVAL, "request() was called with n <= 0");
+        return true;
+      case STEP_ERROR_AFTER_CANCEL:
+        producer->counts.error_after_cancel = true;
+        report_error(producer, EIO,
+                     "the harness's async producer met an error while cancelling (an injected error)");
         return true;
       case STEP_CANCELLED:
         /* spec: "Successful cancelling MUST NOT result in a producer calling

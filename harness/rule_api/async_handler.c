@@ -83,6 +83,7 @@ static struct adc_async_run* enter(struct ArrowAsyncDeviceStreamHandler* handler
   if (seen->ends > 0 && !is_release) note(&seen->after_end, callback);
   if (run->rejected && !is_release) note(&seen->after_rejection, callback);
   if (seen->cancelled && is_error) note(&seen->error_after_cancel, callback);
+  if (seen->on_error_calls > 0 && !is_release) note(&seen->after_error, callback);
   run->callbacks_running++;
   pthread_mutex_unlock(&run->lock);
   return run;
@@ -198,17 +199,23 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
 
 static void on_error(struct ArrowAsyncDeviceStreamHandler* handler, int code, const char* message,
                      const char* metadata) {
-  (void)metadata;
   struct adc_async_run* run = enter(handler, "on_error");
-  /* spec: the message is "only valid during the scope of this call": read
-   * now, with a bound, since it is the library's. */
+  /* spec: the message and the metadata are "only valid during the scope of
+   * this call": read now, with a bound, since they are the library's. */
   char text[ADC_LIBRARY_TEXT_LIMIT + 128];
-  const char* read = adc_library_text(message, text, sizeof(text));
+  bool well_formed = true;
+  const char* read = adc_library_text_checked(message, text, sizeof(text), &well_formed);
+  char metadata_problem[sizeof(run->seen.error_metadata_problem)];
+  adc_metadata_problem(metadata, metadata_problem, sizeof(metadata_problem));
   pthread_mutex_lock(&run->lock);
-  if (run->seen.on_error_calls++ == 0) {
-    run->seen.error_code = code;
-    snprintf(run->seen.error_message, sizeof(run->seen.error_message), "%s",
-             read != NULL ? read : "(no message)");
+  struct adc_async_observed* seen = &run->seen;
+  if (seen->on_error_calls++ == 0) {
+    seen->error_code = code;
+    snprintf(seen->error_message, sizeof(seen->error_message), "%s", read != NULL ? read : "(no message)");
+    seen->error_message_null = message == NULL;
+    seen->error_message_well_formed = well_formed;
+    seen->error_metadata_null = metadata == NULL;
+    memcpy(seen->error_metadata_problem, metadata_problem, sizeof(metadata_problem));
   }
   pthread_mutex_unlock(&run->lock);
   leave(run);
@@ -262,16 +269,35 @@ static struct adc_async_run* new_run(struct adc_case_context* ctx, const struct 
   return run;
 }
 
-struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct adc_async_script* script) {
-  if (!adc_can_call(ctx, ADC_EP_ExportAsyncFromJson)) return NULL;
+/* ExportAsyncFromJson, or ExportFailingAsyncFromJson when `fail_at_batch`
+ * is not negative. */
+static struct adc_async_run* start(struct adc_case_context* ctx, const struct adc_async_script* script,
+                                   int fail_at_batch) {
+  const struct adc_plugin_functions* library = &ctx->library->functions;
+  bool failing = fail_at_batch >= 0;
+  if (!adc_can_call(ctx, failing ? ADC_EP_ExportFailingAsyncFromJson : ADC_EP_ExportAsyncFromJson))
+    return NULL;
   struct adc_async_run* run = new_run(ctx, script);
   if (run == NULL) return NULL;
-  const char* refused = ctx->library->functions.ExportAsyncFromJson(
-      ctx->fixture_path, ctx->device->arrow_type, ctx->device->device_id, run->handler);
+  const struct adc_device* device = ctx->device;
+  const char* refused =
+      failing ? library->ExportFailingAsyncFromJson(ctx->fixture_path, device->arrow_type, device->device_id,
+                                                    fail_at_batch, run->handler)
+              : library->ExportAsyncFromJson(ctx->fixture_path, device->arrow_type, device->device_id,
+                                             run->handler);
   char what[128];
-  snprintf(what, sizeof(what), "an async stream on %s", ctx->device->name);
+  snprintf(what, sizeof(what), "an async stream%s on %s", failing ? " failing mid-stream" : "", device->name);
   if (adc_exported(ctx, run->handler, refused, what) == NULL) return NULL;
   return run;
+}
+
+struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct adc_async_script* script) {
+  return start(ctx, script, -1);
+}
+
+struct adc_async_run* adc_async_start_failing(struct adc_case_context* ctx,
+                                              const struct adc_async_script* script, int fail_at_batch) {
+  return start(ctx, script, fail_at_batch);
 }
 
 struct adc_async_run* adc_async_start_whole_stream(struct adc_case_context* ctx) {

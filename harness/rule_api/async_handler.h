@@ -81,10 +81,15 @@ struct adc_async_observed {
    * most tasks delivered beyond it at any on_next_task. */
   int64_t requested;
   int64_t most_tasks_beyond_requested;
-  /* The first on_error's code and message (read with a bound). */
+  /* The first on_error's code, message (read with a bound, bytes that are
+   * not UTF-8 replaced) and metadata. */
   int error_code;
   char error_message[256];
-  int first_extract_failure; /* extract_data's first non-zero code; 0: none */
+  bool error_message_null;
+  bool error_message_well_formed; /* NUL-terminated UTF-8 in readable memory, or NULL */
+  bool error_metadata_null;
+  char error_metadata_problem[256]; /* "" unless the metadata is malformed */
+  int first_extract_failure;        /* extract_data's first non-zero code; 0: none */
   int extract_failures;
   bool cancelled;                                  /* the harness called cancel */
   struct adc_async_wrong_calls inside_request;     /* on_next_task, on_error inside request */
@@ -94,6 +99,7 @@ struct adc_async_observed {
   struct adc_async_wrong_calls after_end;          /* on_next_task, on_error after on_next_task(NULL) */
   struct adc_async_wrong_calls after_rejection;    /* anything but release after a non-zero return */
   struct adc_async_wrong_calls error_after_cancel; /* on_error after the harness cancelled */
+  struct adc_async_wrong_calls after_error;        /* anything but release after on_error */
   /* A request the handler made from inside this callback has not returned. */
   const char* request_stuck_in;
 };
@@ -106,6 +112,10 @@ struct adc_async_run;
 struct adc_async_run* adc_async_start(struct adc_case_context* ctx, const struct adc_async_script* script);
 /* The same with adc_async_script_request_all: the usual course. */
 struct adc_async_run* adc_async_start_whole_stream(struct adc_case_context* ctx);
+/* The same through ExportFailingAsyncFromJson (optional, plugin ABI): a
+ * stream whose batch `fail_at_batch` is replaced by on_error. */
+struct adc_async_run* adc_async_start_failing(struct adc_case_context* ctx,
+                                              const struct adc_async_script* script, int fail_at_batch);
 
 /* Calls from the case's main thread, another thread than the producer's:
  * made only while the handler is not released (the producer object is

@@ -46,3 +46,10 @@ const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStar
   return bounded(ctx->library->functions.ImportAsyncAndCompareToJson(
       ctx->fixture_path, ctx->device->arrow_type, start, start_context));
 }
+
+const char* adc_import_async_cancelling(struct adc_case_context* ctx, int cancel_after_batch,
+                                        ADC_AsyncProducerStart start, void* start_context) {
+  if (!adc_can_call(ctx, ADC_EP_ImportAsyncAndCancelAfterBatch)) return not_called;
+  return bounded(ctx->library->functions.ImportAsyncAndCancelAfterBatch(
+      ctx->fixture_path, ctx->device->arrow_type, cancel_after_batch, start, start_context));
+}

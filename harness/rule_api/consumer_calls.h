@@ -31,5 +31,9 @@ const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowD
  * producer (the consumer feed's, for the consumer rules) is the caller's;
  * when the call cannot be made, start is never called. */
 const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStart start, void* start_context);
+/* ImportAsyncAndCancelAfterBatch (optional, plugin ABI): the same, with the
+ * consumer cancelling once it has received batch `cancel_after_batch`. */
+const char* adc_import_async_cancelling(struct adc_case_context* ctx, int cancel_after_batch,
+                                        ADC_AsyncProducerStart start, void* start_context);
 
 #endif /* ADC_CONSUMER_CALLS_H */

@@ -78,6 +78,18 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
  *     `start(start_context, handler)`, request batches, and block until the
  *     producer has released the handler.  Returns NULL only if the schema and
  *     every batch matched the file, the stream ended with on_next_task(NULL)
+ *     and on_error was never called.
+ *   ExportFailingAsyncFromJson (optional, for the rules on the producer's
+ *     error path): the same as ExportAsyncFromJson, except that once batch
+ *     `fail_at_batch` has been requested, the producer calls on_error
+ *     instead of handing it over (an errno code, a message, optionally
+ *     metadata), then release.  Earlier batches and the schema are as usual.
+ *   ImportAsyncAndCancelAfterBatch (optional, for the rule on what follows
+ *     a consumer's cancel): the same as ImportAsyncAndCompareToJson, except
+ *     that the consumer calls cancel once it has received batch
+ *     `cancel_after_batch`, keeps a request pending beyond that batch, and
+ *     then handles whatever the producer still calls (tasks, on_error) until
+ *     release.  Returns NULL only if every batch received matched the file
  *     and on_error was never called. */
 /* clang-format off */
 #define ADC_PLUGIN_ENTRY_POINTS(X)                                                                       \
@@ -114,7 +126,15 @@ typedef const char* (*ADC_AsyncProducerStart)(void* start_context,
   X(ImportAsyncAndCompareToJson, CDeviceIntegration_ImportAsyncAndCompareToJson, const char*,            \
     (const char* json_path, ArrowDeviceType device_type, ADC_AsyncProducerStart start,                   \
      void* start_context),                                                                               \
-    (json_path, device_type, start, start_context))
+    (json_path, device_type, start, start_context))                                                    \
+  X(ExportFailingAsyncFromJson, CDeviceIntegration_ExportFailingAsyncFromJson, const char*,              \
+    (const char* json_path, ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,           \
+     struct ArrowAsyncDeviceStreamHandler* handler),                                                     \
+    (json_path, device_type, device_id, fail_at_batch, handler))                                         \
+  X(ImportAsyncAndCancelAfterBatch, CDeviceIntegration_ImportAsyncAndCancelAfterBatch, const char*,      \
+    (const char* json_path, ArrowDeviceType device_type, int cancel_after_batch,                         \
+     ADC_AsyncProducerStart start, void* start_context),                                                 \
+    (json_path, device_type, cancel_after_batch, start, start_context))
 /* clang-format on */
 
 /* The function types: ADC_ExportSchemaFromJson, ADC_BytesAllocated, ... */

@@ -1,4 +1,4 @@
-/* The reference async device stream producer and consumer.
+/* The reference async device stream producer.
  *
  * spec: "Async Device Stream Interface".  The producer runs on a thread of
  * its own: `request` only adds credit and wakes it, since request "MUST NOT
@@ -15,8 +15,6 @@
 #include "reference_core.h"
 #include "reference_device.h"
 
-/* ---- producer side ---- */
-
 struct async_producer_state {
   struct arrow_json_file file;
   struct ArrowAsyncProducer producer;
@@ -28,6 +26,9 @@ struct async_producer_state {
   int64_t credit;
   bool cancelled;
   bool invalid_request;
+  /* The batch that fails with on_error instead of being handed over (an
+   * injected error, for the error path); -1: none. */
+  int64_t fail_at_batch;
   /* additional_metadata: {"batches": "<count>"}, encoded as
    * ArrowSchema.metadata is; lives as long as the producer object. */
   char metadata[64];
@@ -61,16 +62,30 @@ static char* append_length_prefixed(char* end, const char* text) {
   return end + sizeof(length) + length;
 }
 
-/* spec: additional_metadata can tell "the total number of rows and/or
- * batches in the stream if known"; it is "encoded in the same way as
- * ArrowSchema.metadata": a pair count, then each key and value with its
- * length. */
-static void encode_batch_count(int64_t batches, char out[64]) {
-  char count[24];
-  snprintf(count, sizeof(count), "%" PRId64, batches);
+/* Metadata of one pair `key`: `number`, encoded as ArrowSchema.metadata
+ * is: a pair count, then the key and the value, each with its length.
+ * `out` has room for 64 bytes: keys here are short. */
+static void encode_number_pair(const char* key, int64_t number, char out[64]) {
+  char value[24];
+  snprintf(value, sizeof(value), "%" PRId64, number);
   int32_t pairs = 1;
   memcpy(out, &pairs, sizeof(pairs));
-  append_length_prefixed(append_length_prefixed(out + sizeof(pairs), "batches"), count);
+  append_length_prefixed(append_length_prefixed(out + sizeof(pairs), key), value);
+}
+
+/* spec: "If the producer encounters an error during processing, it should
+ * call the on_error callback, and then call release after it returns".
+ * The code is an errno value (spec: "an errno-compatible error code"); the
+ * message and the metadata (spec: "encoded identically to the way that
+ * metadata is encoded in ArrowSchema.metadata") live on this stack, which
+ * is enough: they are "only valid during the scope of this call". */
+static void report_injected_error(struct ArrowAsyncDeviceStreamHandler* handler, int64_t batch) {
+  char message[128];
+  snprintf(message, sizeof(message),
+           "the reference producer failed batch %" PRId64 " on purpose (an injected error)", batch);
+  char metadata[64];
+  encode_number_pair("failed_batch", batch, metadata);
+  handler->on_error(handler, EIO, message, metadata);
 }
 
 static void producer_request(struct ArrowAsyncProducer* producer, int64_t n) {
@@ -130,6 +145,10 @@ static void* producer_thread(void* argument) {
       handler->on_error(handler, EINVAL, "request() was called with n <= 0", NULL);
       goto finish;
     }
+    if (batch == state->fail_at_batch) {
+      report_injected_error(handler, batch);
+      goto finish;
+    }
     struct async_task_state* task_state = calloc(1, sizeof(*task_state));
     if (task_state == NULL || ref_export_device_batch(&state->file, batch, state->device_type,
                                                       state->device_id, &task_state->batch) != NULL) {
@@ -155,8 +174,8 @@ finish:
   return NULL;
 }
 
-const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
-                             struct ArrowAsyncDeviceStreamHandler* handler) {
+const char* ref_export_failing_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                     int64_t fail_at_batch, struct ArrowAsyncDeviceStreamHandler* handler) {
   static _Thread_local char error[1024];
   /* Refused before any callback, as the plugin ABI asks of a refusal. */
   if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
@@ -171,7 +190,8 @@ const char* ref_export_async(const char* json_path, ArrowDeviceType device_type,
   state->handler = handler;
   state->device_type = device_type;
   state->device_id = device_id;
-  encode_batch_count(state->file.n_batches, state->metadata);
+  state->fail_at_batch = fail_at_batch;
+  encode_number_pair("batches", state->file.n_batches, state->metadata);
   state->producer = (struct ArrowAsyncProducer){
       .device_type = device_type,
       .request = producer_request,
@@ -192,125 +212,7 @@ const char* ref_export_async(const char* json_path, ArrowDeviceType device_type,
   return NULL;
 }
 
-/* ---- consumer side ---- */
-
-struct async_consumer_state {
-  struct arrow_json_file file;
-  ArrowDeviceType device_type;
-  int64_t next_batch;
-  bool saw_end;
-  char problem[1024]; /* first problem seen; empty while all is well */
-  pthread_mutex_t mutex;
-  pthread_cond_t released_signal;
-  bool released;
-};
-
-static int note_problem(struct async_consumer_state* state, const char* text) {
-  if (state->problem[0] == '\0') snprintf(state->problem, sizeof(state->problem), "%s", text);
-  return EINVAL;
-}
-
-static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowSchema* stream_schema) {
-  struct async_consumer_state* state = self->private_data;
-  /* spec: the schema "needing to be moved to a consumer owned ArrowSchema". */
-  struct ArrowSchema schema = *stream_schema;
-  stream_schema->release = NULL;
-  char difference[512];
-  int mismatch = arrow_json_compare_schema(&state->file, &schema, difference, sizeof(difference));
-  schema.release(&schema);
-  if (mismatch) return note_problem(state, difference);
-  if (self->producer == NULL)
-    return note_problem(state, "on_schema was called before handler->producer was set");
-  if (self->producer->device_type != state->device_type) {
-    return note_problem(state, "the producer's device_type is not the one requested");
-  }
-  /* Back-pressure: one batch at a time. */
-  self->producer->request(self->producer, 1);
-  return 0;
-}
-
-static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self, struct ArrowAsyncTask* task,
-                                 const char* metadata) {
-  (void)metadata;
-  struct async_consumer_state* state = self->private_data;
-  if (task == NULL) {
-    state->saw_end = true;
-    return 0;
-  }
-  struct ArrowDeviceArray batch;
-  int code = task->extract_data(task, &batch);
-  if (code != 0) return note_problem(state, "extract_data failed");
-  /* The steps of a single device batch: wait on its sync_event, read it
-   * (through a host copy where the CPU cannot), release it. */
-  const char* difference = ref_compare_device_batch(&state->file, state->next_batch, &batch);
-  if (difference != NULL) return note_problem(state, difference);
-  state->next_batch++;
-  self->producer->request(self->producer, 1);
-  return 0;
-}
-
-static void consumer_on_error(struct ArrowAsyncDeviceStreamHandler* self, int code, const char* message,
-                              const char* metadata) {
-  (void)metadata;
-  struct async_consumer_state* state = self->private_data;
-  char text[1024];
-  snprintf(text, sizeof(text), "the producer reported error %d: %s", code,
-           message ? message : "(no message)");
-  note_problem(state, text); /* copied: message lives only during this call */
-}
-
-static void consumer_release(struct ArrowAsyncDeviceStreamHandler* self) {
-  struct async_consumer_state* state = self->private_data;
-  pthread_mutex_lock(&state->mutex);
-  state->released = true;
-  pthread_cond_signal(&state->released_signal);
-  pthread_mutex_unlock(&state->mutex);
-}
-
-const char* ref_import_async(const char* json_path, ArrowDeviceType device_type, ref_async_start_fn start,
-                             void* start_context) {
-  static _Thread_local char message[1100];
-  struct async_consumer_state* state = calloc(1, sizeof(*state));
-  if (state == NULL) return "out of memory";
-  if (ref_load_fixture(json_path, &state->file, message, sizeof(message)) != 0) {
-    free(state);
-    return message;
-  }
-  state->device_type = device_type;
-  pthread_mutex_init(&state->mutex, NULL);
-  pthread_cond_init(&state->released_signal, NULL);
-  /* spec: the handler "should be able to handle callbacks as soon as it is
-   * passed to the producer": everything is set before start(). */
-  struct ArrowAsyncDeviceStreamHandler handler = {
-      .on_schema = consumer_on_schema,
-      .on_next_task = consumer_on_next_task,
-      .on_error = consumer_on_error,
-      .release = consumer_release,
-      .producer = NULL,
-      .private_data = state,
-  };
-  const char* refused = start(start_context, &handler);
-  if (refused != NULL) {
-    snprintf(message, sizeof(message), "the producer refused the handler: %s", refused);
-  } else {
-    pthread_mutex_lock(&state->mutex);
-    while (!state->released) pthread_cond_wait(&state->released_signal, &state->mutex);
-    pthread_mutex_unlock(&state->mutex);
-    if (state->problem[0] != '\0') {
-      snprintf(message, sizeof(message), "%s", state->problem);
-    } else if (!state->saw_end) {
-      snprintf(message, sizeof(message),
-               "the handler was released without on_next_task(NULL) ending the stream");
-    } else if (state->next_batch != state->file.n_batches) {
-      snprintf(message, sizeof(message), "received %" PRId64 " batches, the fixture has %" PRId64,
-               state->next_batch, state->file.n_batches);
-    } else {
-      message[0] = '\0';
-    }
-  }
-  arrow_json_file_free(&state->file);
-  pthread_mutex_destroy(&state->mutex);
-  pthread_cond_destroy(&state->released_signal);
-  free(state);
-  return message[0] ? message : NULL;
+const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                             struct ArrowAsyncDeviceStreamHandler* handler) {
+  return ref_export_failing_async(json_path, device_type, device_id, -1, handler);
 }
