@@ -9,6 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/journal.h"
+#include "report/report.h"
+#include "rule_api/rule.h"
 #include "test_support.h"
 
 #define TWIN BUILD_PATH("libbroken_producer_wrong_value.so")
@@ -177,6 +180,55 @@ START_TEST(console_shows_the_outcomes) {
 }
 END_TEST
 
+/* The journal writes each case as the report does: with its entry. */
+START_TEST(journal_carries_the_expectation) {
+  char expect[32];
+  write_file(expect, "cpu/* crash known to crash\n");
+  struct adc_expectations expectations;
+  struct adc_error error;
+  ck_assert_int_eq(adc_expectations_read(expect, &expectations, &error), 0);
+  unlink(expect);
+  struct adc_session session;
+  memset(&session, 0, sizeof(session));
+  session.device_option = "cpu";
+  session.expectations = &expectations;
+  struct adc_fixture fixture = {.name = "int32_nulls"};
+  struct adc_case c = {.rule = adc_rule_at(0), .device = adc_device_find("cpu"), .fixture = &fixture};
+  snprintf(c.id, sizeof(c.id), "cpu/%s/int32_nulls", c.rule->id);
+  adc_expectations_match(&expectations, &c, 1);
+  struct adc_task_result result = {.status = ADC_FAIL};
+  char report_path[32];
+  write_file(report_path, "");
+  struct adc_journal* journal = adc_journal_open(report_path, &session, 1, &error);
+  ck_assert_ptr_nonnull(journal);
+  adc_journal_add(journal, &c, &result);
+  adc_journal_close(journal, false); /* no report replaced it: the journal stays */
+  char journal_path[64];
+  snprintf(journal_path, sizeof(journal_path), "%s.journal", report_path);
+  FILE* f = fopen(journal_path, "r");
+  ck_assert_ptr_nonnull(f);
+  char header[4096];
+  char line[8192];
+  ck_assert_ptr_nonnull(fgets(header, sizeof(header), f));
+  ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+  fclose(f);
+  unlink(journal_path);
+  unlink(report_path);
+  cJSON* head = cJSON_Parse(header);
+  ck_assert_str_eq(cJSON_GetObjectItem(head, "expectations")->valuestring, expect);
+  cJSON* item = cJSON_Parse(line);
+  cJSON* reported = adc_case_json(&c, &result);
+  ck_assert(cJSON_Compare(item, reported, true));
+  const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
+  ck_assert_str_eq(cJSON_GetObjectItem(expectation, "outcome")->valuestring, "unexpected_status");
+  ck_assert_str_eq(cJSON_GetObjectItem(expectation, "reason")->valuestring, "known to crash");
+  cJSON_Delete(reported);
+  cJSON_Delete(item);
+  cJSON_Delete(head);
+  adc_expectations_free(&expectations);
+}
+END_TEST
+
 /* Bad files: one error line naming the file and the line, exit status 2. */
 static void expect_bad_file(const char* text, const char* needle) {
   char expect[32];
@@ -237,6 +289,7 @@ int main(void) {
   tcase_add_test(judged, unexpected_pass_fails_the_run);
   tcase_add_test(judged, unmatched_entry_warns);
   tcase_add_test(judged, console_shows_the_outcomes);
+  tcase_add_test(judged, journal_carries_the_expectation);
   suite_add_tcase(suite, judged);
   TCase* bad = tcase_create("bad_files");
   tcase_set_timeout(bad, 60);
