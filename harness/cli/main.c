@@ -64,11 +64,23 @@ static void journal_case(const struct adc_case* c, const struct adc_task_result*
 }
 
 /* The exit status of a run: 1 when a MUST case failed, crashed or timed
- * out, 128 + the signal when the run was interrupted (as a shell reports a
- * command it signalled), else 0. */
+ * out and no --expect entry expected it, or a case matched by an entry
+ * ended otherwise; 128 + the signal when the run was interrupted (as a
+ * shell reports a command it signalled); else 0. */
 static int exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
   if (outcome->interrupted_by != 0) return 128 + outcome->interrupted_by;
-  return summary->failing_must_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return summary->failing_run_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* An entry that matches no case of the run is likely stale or misspelt
+ * (or left out by --filter): said, but not a failure. */
+static void warn_unmatched(const struct adc_expectations* expectations) {
+  for (size_t e = 0; e < expectations->n_entries; e++) {
+    const struct adc_expectation* entry = &expectations->entries[e];
+    if (entry->matched_cases > 0) continue;
+    fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this run\n", expectations->path,
+            entry->line, entry->glob);
+  }
 }
 
 /* Runs the cases and reports them, the JSON report through a journal kept
@@ -121,11 +133,23 @@ int main(int argc, char** argv) {
     adc_fail(&error, "name a library with --producer and/or --consumer (see --help)");
     return bad_input(&error);
   }
+  struct adc_expectations expectations;
+  if (options.expect != NULL && adc_expectations_read(options.expect, &expectations, &error) != 0) {
+    return bad_input(&error);
+  }
   struct adc_session session;
-  if (settle_session(&options, &session, &error) != 0) return bad_input(&error);
+  if (settle_session(&options, &session, &error) != 0) {
+    if (options.expect != NULL) adc_expectations_free(&expectations);
+    return bad_input(&error);
+  }
+  if (options.expect != NULL) session.expectations = &expectations;
 
   struct adc_case* cases = NULL;
   size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
+  if (options.expect != NULL) {
+    adc_expectations_match(&expectations, cases, n);
+    warn_unmatched(&expectations);
+  }
   int exit_code = EXIT_SUCCESS;
   if (options.list_cases) {
     for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
@@ -139,5 +163,6 @@ int main(int argc, char** argv) {
   }
   free(cases);
   adc_free_fixtures(&session);
+  if (options.expect != NULL) adc_expectations_free(&expectations);
   return exit_code;
 }

@@ -20,6 +20,7 @@ struct adc_options {
   const char* device;
   const char* fixtures_dir;
   const char* report_json;
+  const char* expect; /* --expect FILE; NULL when not given */
   const char* filters[ADC_MAX_FILTERS];
   int n_filters;
   double timeout_seconds; /* 0 when --timeout is not given */

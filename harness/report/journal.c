@@ -43,6 +43,9 @@ struct adc_journal* adc_journal_open(const char* report_path, const struct adc_s
   cJSON_AddStringToObject(header, "journal_of", "adc-conform " ADC_VERSION);
   cJSON_AddStringToObject(header, "device", session->device_option);
   cJSON_AddNumberToObject(header, "planned_cases", (double)n_cases);
+  /* Each case line carries its entry: the journal reads as the report does. */
+  if (session->expectations != NULL)
+    cJSON_AddStringToObject(header, "expectations", session->expectations->path);
   write_line(journal, header);
   return journal;
 }

@@ -12,7 +12,16 @@
 
 struct adc_summary {
   size_t counts[ADC_STATUS_COUNT];
-  size_t failing_must_cases; /* MUST cases in fail, crash or timeout */
+  size_t cases;                         /* run (planned) */
+  size_t judged_cases;                  /* adc_status_is_judged: the coverage is judged_cases / cases */
+  size_t passing_must_cases;            /* none: nothing shows conformance */
+  size_t failing_must_cases;            /* MUST cases in fail, crash or timeout, expected or not */
+  size_t unexpected_failing_must_cases; /* of those, the ones no entry expects with that status */
+  /* Cases matched by an --expect entry, by how they ended against it. */
+  size_t outcomes[ADC_OUTCOME_COUNT];
+  /* What makes the exit status 1: MUST cases in fail, crash or timeout that
+   * no entry expected, and every unexpected_pass or unexpected_status. */
+  size_t failing_run_cases;
 };
 
 struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
@@ -24,8 +33,9 @@ struct adc_run_outcome {
   int interrupted_by; /* SIGINT or SIGTERM when the run was interrupted; else 0 */
 };
 
-/* Whether the run shows conformance: it is complete and no MUST case ended
- * fail, crash or timeout. */
+/* Whether the run shows conformance: it is complete, no MUST case ended
+ * fail, crash or timeout (expected or not), and at least one MUST case
+ * passed (a run that judged nothing shows nothing). */
 bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
 
 /* "SIGINT", "SIGTERM", ... */

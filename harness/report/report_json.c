@@ -1,8 +1,14 @@
 /* The machine-readable report:
  *   {"cases": [{"id", "rule", "role", "severity", "device", "fixture",
  *               "status", "message", "duration_ms", "clause", "sentence",
- *               "method"}],
- *    "summary": {"<status>": count, ..., "failing_must_cases", "conforms"},
+ *               "method", and with --expect where an entry matched:
+ *               "expectation": {"glob", "status", "reason", "line",
+ *                               "outcome"}}],
+ *    "summary": {"<status>": count, ..., "cases", "judged_cases",
+ *                "passing_must_cases", "failing_must_cases",
+ *                "<outcome>": count, ..., "failing_run_cases",
+ *                "unmatched_expectations" (with --expect), "complete",
+ *                "conforms"},
  *    "environment": {...}} */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -41,6 +47,8 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
     cJSON_AddItemToArray(devices, cJSON_CreateString(session->devices[d]->name));
   }
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
+  if (session->expectations != NULL)
+    cJSON_AddStringToObject(env, "expectations", session->expectations->path);
   /* --timeout, or the limit of cases whose rule sets none */
   cJSON_AddNumberToObject(
       env, "timeout_seconds",
@@ -76,7 +84,30 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   cJSON_AddStringToObject(item, "clause", rule->clause);
   cJSON_AddStringToObject(item, "sentence", rule->sentence);
   cJSON_AddStringToObject(item, "method", rule->method);
+  const struct adc_expectation* expectation = c->expectation;
+  if (expectation != NULL) {
+    cJSON* entry = cJSON_AddObjectToObject(item, "expectation");
+    cJSON_AddStringToObject(entry, "glob", expectation->glob);
+    cJSON_AddStringToObject(entry, "status", adc_status_name(expectation->status));
+    cJSON_AddStringToObject(entry, "reason", expectation->reason);
+    cJSON_AddNumberToObject(entry, "line", expectation->line);
+    cJSON_AddStringToObject(
+        entry, "outcome", adc_expectation_outcome_name(adc_expectation_outcome(expectation, result->status)));
+  }
   return item;
+}
+
+/* The entries of --expect that matched no case of the run. */
+static void add_unmatched(cJSON* totals, const struct adc_expectations* expectations) {
+  cJSON* unmatched = cJSON_AddArrayToObject(totals, "unmatched_expectations");
+  for (size_t e = 0; e < expectations->n_entries; e++) {
+    const struct adc_expectation* entry = &expectations->entries[e];
+    if (entry->matched_cases > 0) continue;
+    cJSON* item = cJSON_CreateObject();
+    cJSON_AddStringToObject(item, "glob", entry->glob);
+    cJSON_AddNumberToObject(item, "line", entry->line);
+    cJSON_AddItemToArray(unmatched, item);
+  }
 }
 
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
@@ -90,7 +121,16 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
     cJSON_AddNumberToObject(totals, adc_status_name((enum adc_status)s), (double)summary.counts[s]);
   }
+  cJSON_AddNumberToObject(totals, "cases", (double)summary.cases);
+  cJSON_AddNumberToObject(totals, "judged_cases", (double)summary.judged_cases);
+  cJSON_AddNumberToObject(totals, "passing_must_cases", (double)summary.passing_must_cases);
   cJSON_AddNumberToObject(totals, "failing_must_cases", (double)summary.failing_must_cases);
+  for (int o = 0; o < ADC_OUTCOME_COUNT; o++) {
+    cJSON_AddNumberToObject(totals, adc_expectation_outcome_name((enum adc_expectation_outcome)o),
+                            (double)summary.outcomes[o]);
+  }
+  cJSON_AddNumberToObject(totals, "failing_run_cases", (double)summary.failing_run_cases);
+  if (session->expectations != NULL) add_unmatched(totals, session->expectations);
   /* An interrupted run proves nothing about the cases it did not finish. */
   cJSON_AddBoolToObject(totals, "complete", outcome->interrupted_by == 0);
   if (outcome->interrupted_by != 0) {

@@ -8,18 +8,31 @@ struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_
                                  size_t n) {
   struct adc_summary summary;
   memset(&summary, 0, sizeof(summary));
+  summary.cases = n;
   for (size_t i = 0; i < n; i++) {
-    summary.counts[results[i].status]++;
-    if (cases[i].rule->severity == ADC_MUST && adc_status_fails_run(results[i].status)) {
-      summary.failing_must_cases++;
+    enum adc_status status = results[i].status;
+    bool must = cases[i].rule->severity == ADC_MUST;
+    summary.counts[status]++;
+    if (adc_status_is_judged(status)) summary.judged_cases++;
+    if (must && status == ADC_PASS) summary.passing_must_cases++;
+    bool failing_must = must && adc_status_fails_run(status);
+    if (failing_must) summary.failing_must_cases++;
+    if (cases[i].expectation == NULL) {
+      if (failing_must) summary.unexpected_failing_must_cases++;
+      if (failing_must) summary.failing_run_cases++;
+      continue;
     }
+    enum adc_expectation_outcome outcome = adc_expectation_outcome(cases[i].expectation, status);
+    summary.outcomes[outcome]++;
+    if (failing_must && outcome != ADC_EXPECTED_FAIL) summary.unexpected_failing_must_cases++;
+    if (outcome != ADC_EXPECTED_FAIL) summary.failing_run_cases++;
   }
   return summary;
 }
 
 /* An interrupted run proves nothing about the cases it did not finish. */
 bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
-  return outcome->interrupted_by == 0 && summary->failing_must_cases == 0;
+  return outcome->interrupted_by == 0 && summary->failing_must_cases == 0 && summary->passing_must_cases > 0;
 }
 
 const char* adc_signal_name(int signal_number) {

@@ -30,6 +30,10 @@ struct adc_case_context {
    * and, when they turn into the fixture's, leaves the case unresolved
    * pointing at that rule (fixture_compare.h); any comparison clears it. */
   const char* late_data_rule;
+  /* Set by a rule for which a producer declining to export the fixture is
+   * the violation (the baseline rules): adc_exported (producer_calls.h)
+   * then gives the rule's violation instead of not_supported. */
+  bool decline_is_violation;
   enum adc_status status;
   bool has_verdict;
   char message[1024];

@@ -9,6 +9,11 @@
 
 #include "rule_api/case_context.h"
 
+/* The rule a consumer declining a plain export of a baseline fixture
+ * fails (spec-tests/rules_baseline.c); other consumer rules point at it
+ * when the consumer declines even the plain export. */
+#define ADC_RULE_CONSUMER_BASELINE "baseline.consumer.imports_baseline_fixtures"
+
 /* ImportSchemaAndCompareToJson. */
 const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema);
 

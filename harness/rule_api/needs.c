@@ -2,7 +2,11 @@
 
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
                                                const struct adc_device* device) {
-  if (!device->batches_as_device_arrays) return entry_point;
+  return adc_entry_point_in_form(entry_point, device->batches_as_device_arrays);
+}
+
+enum adc_entry_point adc_entry_point_in_form(enum adc_entry_point entry_point, bool device_form) {
+  if (!device_form) return entry_point;
   switch (entry_point) {
     case ADC_EP_ExportBatchFromJson:
       return ADC_EP_ExportDeviceBatchFromJson;
@@ -13,15 +17,19 @@ enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
   }
 }
 
-/* The needs of the rule as the library must meet them on the case's device. */
-static adc_entry_point_set needs_on_device(const struct adc_case_context* ctx) {
+adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_form) {
   adc_entry_point_set set = 0;
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if (ctx->rule->needs & ADC_ENTRY_POINT_BIT(i)) {
-      set |= ADC_ENTRY_POINT_BIT(adc_entry_point_on_device((enum adc_entry_point)i, ctx->device));
+    if (rule->needs & ADC_ENTRY_POINT_BIT(i)) {
+      set |= ADC_ENTRY_POINT_BIT(adc_entry_point_in_form((enum adc_entry_point)i, device_form));
     }
   }
   return set;
+}
+
+/* The needs of the rule as the library must meet them on the case's device. */
+static adc_entry_point_set needs_on_device(const struct adc_case_context* ctx) {
+  return adc_needs_in_form(ctx->rule, ctx->device->batches_as_device_arrays);
 }
 
 /* Whether the library exports every entry point of `needed`; otherwise
@@ -34,7 +42,7 @@ static bool exports(struct adc_case_context* ctx, adc_entry_point_set needed) {
 }
 
 bool adc_needs_met(struct adc_case_context* ctx) {
-  if (!exports(ctx, needs_on_device(ctx))) return false;
+  if (!ctx->rule->judges_missing_entry_points && !exports(ctx, needs_on_device(ctx))) return false;
   if (ctx->rule->needs_read_only_memory && ctx->device->protect_read_only == NULL) {
     adc_not_supported(ctx, "the harness cannot make memory on %s read-only", ctx->device->name);
     return false;

@@ -10,8 +10,14 @@
 
 /* Whether the case's library and device meet every need of its rule;
  * otherwise gives not_supported naming every missing symbol (or what the
- * device lacks) and returns false.  The child calls it before the body. */
+ * device lacks) and returns false.  The child calls it before the body.
+ * Missing entry points are left to the body of a rule that judges them
+ * (adc_rule.judges_missing_entry_points). */
 bool adc_needs_met(struct adc_case_context* ctx);
+
+/* The entry points a rule needs in their C Data Interface form (on `cpu`,
+ * device_form false) or their device form (every other device). */
+adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_form);
 
 /* Whether the body may call `entry_point` (by its CPU name; the call goes to
  * its device form where adc_entry_point_on_device says so).  Otherwise gives

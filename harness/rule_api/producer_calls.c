@@ -19,8 +19,13 @@ void* adc_exported(struct adc_case_context* ctx, void* out, const char* error, c
   if (!adc_output_slot_intact(ctx, out)) return NULL;
   if (error != NULL) {
     char text[ADC_LIBRARY_TEXT_LIMIT + 128];
-    adc_not_supported(ctx, "the producer declined to export %s: %s", what,
-                      adc_library_text(error, text, sizeof(text)));
+    adc_library_text(error, text, sizeof(text));
+    if (ctx->decline_is_violation) {
+      adc_violation(ctx, "the producer declined to export %s, which every producer must export: %s", what,
+                    text);
+    } else {
+      adc_not_supported(ctx, "the producer declined to export %s: %s", what, text);
+    }
     return NULL;
   }
   return out;

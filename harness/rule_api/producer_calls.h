@@ -5,7 +5,8 @@
  *
  * Each returns the exported structure, where the producer wrote it (the
  * harness never moves it behind a rule's back), or NULL with a verdict
- * given: not_supported when the producer declines the fixture, unresolved
+ * given: not_supported when the producer declines the fixture (the rule's
+ * violation where the case sets decline_is_violation), unresolved
  * when it returns a released structure (which
  * array.release.non_null_after_export / schema.release.non_null_after_export
  * judge), crash when it wrote outside the structure.  The _raw forms skip

@@ -57,6 +57,10 @@ struct adc_rule {
   adc_entry_point_set needs;
   /* The rule needs memory the device can make read-only. */
   bool needs_read_only_memory;
+  /* A library lacking an entry point the rule needs is judged by the body
+   * (the baseline rules: a library that cannot be judged at all fails)
+   * instead of ending not_supported before it. */
+  bool judges_missing_entry_points;
   const struct adc_device_filter* devices;   /* NULL: every registered device */
   const struct adc_fixture_filter* fixtures; /* NULL: every fixture */
   /* Limit for each case when --timeout is not given; 0: the default. */
@@ -99,5 +103,8 @@ const struct adc_rule* adc_rule_find(const char* id);
  * adc_device.batches_as_device_arrays); any other entry point is itself. */
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
                                                const struct adc_device* device);
+/* The form of a batch entry point on `cpu` (the C Data Interface's,
+ * device_form false) or on every other device (device_form true). */
+enum adc_entry_point adc_entry_point_in_form(enum adc_entry_point entry_point, bool device_form);
 
 #endif /* ADC_RULE_H */

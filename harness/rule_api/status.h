@@ -16,7 +16,14 @@ enum adc_status {
 };
 
 const char* adc_status_name(enum adc_status status);
+/* The status spelled `name` (as adc_status_name spells it); false when no
+ * status is. */
+bool adc_status_from_name(const char* name, enum adc_status* out);
 /* Whether this status on a MUST rule fails the run (exit code 1). */
 bool adc_status_fails_run(enum adc_status status);
+/* Whether the case judged the library: pass, fail, crash, timeout or
+ * warning.  not_supported and unresolved judge nothing; the coverage of a
+ * run is its judged cases over the cases it ran. */
+bool adc_status_is_judged(enum adc_status status);
 
 #endif /* ADC_STATUS_H */

@@ -8,6 +8,7 @@
 
 #include "rule_api/rule.h"
 #include "rule_api/status.h"
+#include "runner/expectations.h"
 #include "runner/task_runner.h"
 
 /* Devices one run may cover (--device all). */
@@ -47,7 +48,8 @@ struct adc_session {
   size_t n_fixtures;
   double timeout_seconds; /* --timeout; 0 when not given */
   int jobs;
-  size_t memory_limit_mib; /* --memory-limit; 0 when not given */
+  size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */
+  const struct adc_expectations* expectations; /* --expect; NULL when not given */
 };
 
 /* The side a rule tests: the producer for producer rules, else the consumer. */
@@ -58,6 +60,8 @@ struct adc_case {
   const struct adc_device* device;
   const struct adc_fixture* fixture;
   char id[256]; /* "<device>/<rule id>/<fixture>" */
+  /* The first entry of --expect whose glob matches the ID; NULL if none. */
+  const struct adc_expectation* expectation;
 };
 
 #endif /* ADC_SESSION_H */

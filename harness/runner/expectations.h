@@ -1,0 +1,55 @@
+/* Expectations files (--expect FILE): the shortfalls a library is known to
+ * have, so that CI stays green on them and notices any change.
+ *
+ * Each line is `case-glob status reason`: a glob over case IDs
+ * (<device>/<rule id>/<fixture>, matched with fnmatch as --filter is), one
+ * status name other than pass, and the reason, the rest of the line (never
+ * empty).  Blank lines and lines starting with '#' are skipped.  A case is
+ * judged by the first entry whose glob matches its ID. */
+#ifndef ADC_EXPECTATIONS_H
+#define ADC_EXPECTATIONS_H
+
+#include <stddef.h>
+
+#include "rule_api/status.h"
+#include "support/error.h"
+
+struct adc_case;
+
+struct adc_expectation {
+  char* glob;
+  enum adc_status status;
+  char* reason;
+  int line;             /* in the file, from 1 */
+  size_t matched_cases; /* cases this entry was the first to match */
+};
+
+struct adc_expectations {
+  char* path; /* as given on the command line */
+  struct adc_expectation* entries;
+  size_t n_entries;
+};
+
+/* How a case matched by an entry ended, against the entry. */
+enum adc_expectation_outcome {
+  ADC_EXPECTED_FAIL,     /* the status the entry names: the run stays green */
+  ADC_UNEXPECTED_PASS,   /* passed: the entry can go; fails the run */
+  ADC_UNEXPECTED_STATUS, /* another shortfall than the entry's; fails the run */
+  ADC_OUTCOME_COUNT
+};
+
+/* Reads `path`.  Returns 0, or -1 with one line naming the file (and the
+ * line, for a bad entry). */
+int adc_expectations_read(const char* path, struct adc_expectations* out, struct adc_error* error);
+void adc_expectations_free(struct adc_expectations* expectations);
+
+/* Gives each case the first entry matching its ID (or none), and counts
+ * each entry's cases. */
+void adc_expectations_match(struct adc_expectations* expectations, struct adc_case* cases, size_t n);
+
+enum adc_expectation_outcome adc_expectation_outcome(const struct adc_expectation* expectation,
+                                                     enum adc_status status);
+/* "expected_fail", "unexpected_pass", "unexpected_status". */
+const char* adc_expectation_outcome_name(enum adc_expectation_outcome outcome);
+
+#endif /* ADC_EXPECTATIONS_H */
