@@ -1,9 +1,10 @@
 // ExportAsyncFromJson on Arrow C++'s ExportAsyncRecordBatchReader: the
 // fixture's batches, placed on the device, behind Arrow C++'s own vector
 // generator, with the caller's handler.  Arrow C++ drives the handler from
-// here on (producer, on_schema, tasks on demand, the end, release).
+// there on (producer, on_schema, tasks on demand, the end, release).
 #include <arrow/util/async_generator.h>
 #include <arrow/util/future.h>
+#include <arrow/util/thread_pool.h>
 
 #include "adapter.h"
 #include "devices.h"
@@ -25,12 +26,19 @@ const char* ArrowCpp_CDeviceIntegration_ExportAsyncFromJson(const char* json_pat
     if (!on_device.ok()) return Report(on_device.status());
     placed.push_back(std::move(*on_device));
   }
-  auto generator = arrow::MakeVectorGenerator(std::move(placed));
-  // The future ends when the generator is exhausted or the stream failed;
-  // Arrow C++ keeps what it needs alive itself, and the handler's release is
-  // its last call, so nothing here waits for it.
-  arrow::Future<> done = arrow::ExportAsyncRecordBatchReader(fixture->schema, std::move(generator),
-                                                             (*manager)->device()->device_type(), handler);
-  (void)done;
+  // Arrow C++'s export walks the generator in the calling thread for as long
+  // as its futures are already complete (a vector's are), waiting there for
+  // the consumer's requests: run on the calling thread, it would hold the
+  // caller until the stream ends, and a consumer that requests from that
+  // thread after the export returns would wait forever.  So it runs on
+  // Arrow C++'s CPU pool, as pyarrow's own async round trip runs it; the
+  // handler's callbacks then come from that pool.
+  auto submitted = arrow::internal::GetCpuThreadPool()->Submit(
+      [schema = fixture->schema, batches = std::move(placed), device = (*manager)->device()->device_type(),
+       handler]() mutable {
+        return arrow::ExportAsyncRecordBatchReader(
+            std::move(schema), arrow::MakeVectorGenerator(std::move(batches)), device, handler);
+      });
+  if (!submitted.ok()) return Report(submitted.status());
   return nullptr;
 }
