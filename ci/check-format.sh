@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails when a C source or header (or a C++ source of interop/) differs from what the committed
-# .clang-format would make of it, naming the files.
+# Fails when a C source or header, or a C++ source of interop/, differs from
+# what the committed .clang-format would make of it, naming the files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unformatted=()
