@@ -16,7 +16,9 @@ ci/check-format.sh
 echo "== default build: Check suites, and Arrow C++ as a peer =="
 # pyarrow's libarrow, in a virtual environment of the build, for the Arrow
 # C++ adapter (interop/arrow-cpp); the default preset finds it there.
-ci/arrow-cpp-venv.sh build/default
+# Without PyPI the adapter and its test are left out, loudly, and every
+# other test runs.
+ci/arrow-cpp-venv.sh build/default || echo "WARNING: no pyarrow; Arrow C++ is not judged in this run"
 cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 ctest --preset default

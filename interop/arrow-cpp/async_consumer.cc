@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <type_traits>
 
 #include "adapter.h"
 #include "devices.h"
