@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: the formatting check, the Check suites on a normal build and on
+# Every test: the formatting check, the Check suites on a normal build (with
+# Arrow C++ judged as a peer, interop/arrow-cpp) and on
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
@@ -12,7 +13,12 @@ jobs="$(nproc)"
 echo "== Formatting =="
 ci/check-format.sh
 
-echo "== default build: Check suites =="
+echo "== default build: Check suites, and Arrow C++ as a peer =="
+# pyarrow's libarrow, in a virtual environment of the build, for the Arrow
+# C++ adapter (interop/arrow-cpp); the default preset finds it there.
+# Without PyPI the adapter and its test are left out, loudly, and every
+# other test runs.
+ci/arrow-cpp-venv.sh build/default || echo "WARNING: no pyarrow; Arrow C++ is not judged in this run"
 cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 ctest --preset default
