@@ -143,6 +143,25 @@ START_TEST(unexpected_pass_fails_the_run) {
 }
 END_TEST
 
+START_TEST(alternatives_accept_any_of_them) {
+  int exit_code;
+  char* err;
+  /* Every case of the rule, failing or passing, ends as `fail|pass` says;
+   * none ends crash, so `crash|timeout` is missed. */
+  cJSON* report = run_with(FAILING_INT32 " crash|timeout never\n" DATA_RULE_CASES " fail|pass intermittent\n",
+                           &exit_code, &err);
+  ck_assert_int_eq(exit_code, 1);
+  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 5);
+  ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 1);
+  const cJSON* item = find_case(report, "cpu/array.data.matches_fixture/int32_empty");
+  const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
+  ck_assert_str_eq(cJSON_GetObjectItem(expectation, "status")->valuestring, "fail|pass");
+  ck_assert_str_eq(cJSON_GetObjectItem(expectation, "outcome")->valuestring, "expected_fail");
+  free(err);
+  cJSON_Delete(report);
+}
+END_TEST
+
 START_TEST(unmatched_entry_warns) {
   int exit_code;
   char* err;
@@ -266,6 +285,11 @@ START_TEST(pass_is_no_expectation) {
 }
 END_TEST
 
+START_TEST(unknown_alternative) {
+  expect_bad_file(DATA_RULE_CASES " fail|passed flaky\n", ":1: unknown status 'passed' (known: fail,");
+}
+END_TEST
+
 START_TEST(unreadable_file) {
   const char* args[] = {"--producer", TWIN, "--expect", "/nonexistent/expectations.txt", NULL};
   struct run_result run = run_conform(args);
@@ -287,6 +311,7 @@ int main(void) {
   tcase_add_test(judged, first_matching_entry_wins);
   tcase_add_test(judged, another_status_fails_the_run);
   tcase_add_test(judged, unexpected_pass_fails_the_run);
+  tcase_add_test(judged, alternatives_accept_any_of_them);
   tcase_add_test(judged, unmatched_entry_warns);
   tcase_add_test(judged, console_shows_the_outcomes);
   tcase_add_test(judged, journal_carries_the_expectation);
@@ -297,6 +322,7 @@ int main(void) {
   tcase_add_test(bad, missing_reason);
   tcase_add_test(bad, missing_status);
   tcase_add_test(bad, pass_is_no_expectation);
+  tcase_add_test(bad, unknown_alternative);
   tcase_add_test(bad, unreadable_file);
   suite_add_tcase(suite, bad);
   return run_suite(suite);

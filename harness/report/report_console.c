@@ -13,7 +13,7 @@ static void put_expectation(FILE* out, const struct adc_session* session, const 
                             enum adc_status status) {
   enum adc_expectation_outcome outcome = adc_expectation_outcome(e, status);
   fprintf(out, "  [%s: %s:%d expects %s", adc_expectation_outcome_name(outcome), session->expectations->path,
-          e->line, adc_status_name(e->status));
+          e->line, e->statuses_text);
   if (outcome == ADC_UNEXPECTED_PASS) fputs("; remove the entry", out);
   fprintf(out, ": %s]", e->reason);
 }

@@ -88,7 +88,7 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   if (expectation != NULL) {
     cJSON* entry = cJSON_AddObjectToObject(item, "expectation");
     cJSON_AddStringToObject(entry, "glob", expectation->glob);
-    cJSON_AddStringToObject(entry, "status", adc_status_name(expectation->status));
+    cJSON_AddStringToObject(entry, "status", expectation->statuses_text);
     cJSON_AddStringToObject(entry, "reason", expectation->reason);
     cJSON_AddNumberToObject(entry, "line", expectation->line);
     cJSON_AddStringToObject(

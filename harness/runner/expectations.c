@@ -21,6 +21,34 @@ static void list_shortfalls(char* text, size_t size) {
   }
 }
 
+/* The status field: one name, or alternatives joined by '|'. */
+static int parse_statuses(const char* field, const char* path, int line, const char* known,
+                          struct adc_expectation* entry, struct adc_error* error) {
+  entry->statuses = 0;
+  int named = 0;
+  for (const char* name = field;; name++) {
+    size_t length = strcspn(name, "|");
+    char one[32];
+    snprintf(one, sizeof(one), "%.*s", (int)(length < sizeof(one) ? length : sizeof(one) - 1), name);
+    enum adc_status status;
+    if (!adc_status_from_name(one, &status) || length >= sizeof(one)) {
+      return adc_fail(error, "%s:%d: unknown status '%.*s' (known: %s)", path, line, (int)length, name,
+                      known);
+    }
+    if (named++ == 0) entry->status = status;
+    entry->statuses |= 1u << status;
+    name += length;
+    if (*name == '\0') break;
+  }
+  if (entry->statuses == 1u << ADC_PASS) {
+    return adc_fail(error,
+                    "%s:%d: 'pass' is not an expectation: a case expected to pass needs no entry (known: %s)",
+                    path, line, known);
+  }
+  entry->statuses_text = strdup(field);
+  return entry->statuses_text == NULL ? adc_fail(error, "out of memory") : 0;
+}
+
 /* Parses one line that is neither blank nor a comment into `entry`. */
 static int parse_entry(char* text, const char* path, int line, struct adc_expectation* entry,
                        struct adc_error* error) {
@@ -40,14 +68,7 @@ static int parse_entry(char* text, const char* path, int line, struct adc_expect
     return adc_fail(error, "%s:%d: '%s' has no status (write: case-glob status reason; status: %s)", path,
                     line, glob, known);
   }
-  if (!adc_status_from_name(status, &entry->status)) {
-    return adc_fail(error, "%s:%d: unknown status '%s' (known: %s)", path, line, status, known);
-  }
-  if (entry->status == ADC_PASS) {
-    return adc_fail(error,
-                    "%s:%d: 'pass' is not an expectation: a case expected to pass needs no entry (known: %s)",
-                    path, line, known);
-  }
+  if (parse_statuses(status, path, line, known, entry, error) != 0) return -1;
   if (*reason == '\0') {
     return adc_fail(error, "%s:%d: '%s %s' has no reason (write: case-glob status reason)", path, line, glob,
                     status);
@@ -100,6 +121,7 @@ void adc_expectations_free(struct adc_expectations* expectations) {
   for (size_t i = 0; i < expectations->n_entries; i++) {
     free(expectations->entries[i].glob);
     free(expectations->entries[i].reason);
+    free(expectations->entries[i].statuses_text);
   }
   free(expectations->entries);
   free(expectations->path);
@@ -119,7 +141,7 @@ void adc_expectations_match(struct adc_expectations* expectations, struct adc_ca
 
 enum adc_expectation_outcome adc_expectation_outcome(const struct adc_expectation* expectation,
                                                      enum adc_status status) {
-  if (status == expectation->status) return ADC_EXPECTED_FAIL;
+  if (expectation->statuses & (1u << status)) return ADC_EXPECTED_FAIL;
   return status == ADC_PASS ? ADC_UNEXPECTED_PASS : ADC_UNEXPECTED_STATUS;
 }
 

@@ -2,10 +2,12 @@
  * have, so that CI stays green on them and notices any change.
  *
  * Each line is `case-glob status reason`: a glob over case IDs
- * (<device>/<rule id>/<fixture>, matched with fnmatch as --filter is), one
+ * (<device>/<rule id>/<fixture>, matched with fnmatch as --filter is), a
  * status name other than pass, and the reason, the rest of the line (never
- * empty).  Blank lines and lines starting with '#' are skipped.  A case is
- * judged by the first entry whose glob matches its ID. */
+ * empty).  For a known intermittent result the status may list
+ * alternatives joined by '|' (`fail|pass`), pass included: the case ends as
+ * expected with any of them.  Blank lines and lines starting with '#' are
+ * skipped.  A case is judged by the first entry whose glob matches its ID. */
 #ifndef ADC_EXPECTATIONS_H
 #define ADC_EXPECTATIONS_H
 
@@ -18,7 +20,9 @@ struct adc_case;
 
 struct adc_expectation {
   char* glob;
-  enum adc_status status;
+  enum adc_status status; /* the first status named */
+  unsigned statuses;      /* every status named, a bit (1 << status) each */
+  char* statuses_text;    /* as written: "fail", "fail|pass" */
   char* reason;
   int line;             /* in the file, from 1 */
   size_t matched_cases; /* cases this entry was the first to match */
@@ -32,7 +36,7 @@ struct adc_expectations {
 
 /* How a case matched by an entry ended, against the entry. */
 enum adc_expectation_outcome {
-  ADC_EXPECTED_FAIL,     /* the status the entry names: the run stays green */
+  ADC_EXPECTED_FAIL,     /* a status the entry names: the run stays green */
   ADC_UNEXPECTED_PASS,   /* passed: the entry can go; fails the run */
   ADC_UNEXPECTED_STATUS, /* another shortfall than the entry's; fails the run */
   ADC_OUTCOME_COUNT
