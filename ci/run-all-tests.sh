@@ -23,7 +23,7 @@ cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 ctest --preset default
 echo "== Self-test table (every twin, build/default/self-test-table.md): totals =="
-tail -n 4 build/default/self-test-table.md
+tail -n 5 build/default/self-test-table.md
 
 # (async_repeatability, 100 runs of the async cases, runs in the default build only.)
 echo "== ASan + UBSan build: Check suites =="

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device/device.h"
 #include "rule_api/rule.h"
@@ -156,6 +157,47 @@ static void run_defect(const struct defect* d, struct outcome* o) {
   }
 }
 
+/* The Arrow C++ adapter, when it was built: cases that are not pass and
+ * are not recorded in interop/arrow-cpp/expectations.txt (its findings and
+ * limits), or that end otherwise than recorded.  -2: not built here. */
+static int arrow_cpp_false_alarms = -2;
+static char first_arrow_cpp_false_alarm[256];
+
+static void run_arrow_cpp_adapter(void) {
+  if (access(BUILD_PATH("libadc_arrow_cpp.so"), R_OK) != 0) return;
+  const char* args[] = {"--producer", BUILD_PATH("libadc_arrow_cpp.so"),
+                        "--consumer", BUILD_PATH("libadc_arrow_cpp.so"),
+                        "--prefix",   "ArrowCpp",
+                        "--device",   "all",
+                        "--filter",   "cpu/*",
+                        "--filter",   "cpu_device_arrays/*",
+                        "--filter",   "simulated/*",
+                        "--expect",   SOURCE_PATH("interop/arrow-cpp/expectations.txt"),
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  if (report == NULL) {
+    arrow_cpp_false_alarms = -1;
+    return;
+  }
+  arrow_cpp_false_alarms = 0;
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
+    const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
+    bool as_recorded = expectation != NULL ? strcmp(cJSON_GetObjectItem(expectation, "outcome")->valuestring,
+                                                    "expected_fail") == 0
+                                           : strcmp(status, "pass") == 0;
+    if (as_recorded) continue;
+    if (arrow_cpp_false_alarms++ == 0) {
+      snprintf(first_arrow_cpp_false_alarm, sizeof(first_arrow_cpp_false_alarm), "%s: %s: %.160s",
+               cJSON_GetObjectItem(item, "id")->valuestring, status,
+               cJSON_GetObjectItem(item, "message")->valuestring);
+    }
+  }
+  cJSON_Delete(report);
+}
+
 static void run_reference_pair(void) {
   const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", "all", NULL};
   int exit_code;
@@ -218,6 +260,17 @@ static void print_table(FILE* out) {
     fprintf(out, "False alarms on the reference pair (every device): %d%s%s\n", reference_false_alarms,
             reference_false_alarms ? ", the first " : "", first_reference_false_alarm);
   }
+  if (arrow_cpp_false_alarms == -2) {
+    fprintf(out, "False alarms on the Arrow C++ adapter: not built here (no pyarrow venv)\n");
+  } else if (arrow_cpp_false_alarms < 0) {
+    fprintf(out, "False alarms on the Arrow C++ adapter: no report\n");
+  } else {
+    fprintf(out,
+            "False alarms on the Arrow C++ adapter (cpu, cpu_device_arrays, simulated), beyond its recorded "
+            "findings: %d%s%s\n",
+            arrow_cpp_false_alarms, arrow_cpp_false_alarms ? ", the first " : "",
+            first_arrow_cpp_false_alarm);
+  }
 }
 
 /* Runs every twin and the reference pair, prints the table and keeps it
@@ -225,6 +278,7 @@ static void print_table(FILE* out) {
 static void build_table(void) {
   for (int i = 0; i < n_defects; i++) run_defect(&defects[i], &outcomes[i]);
   run_reference_pair();
+  run_arrow_cpp_adapter();
   print_table(stdout);
   FILE* kept = fopen(BUILD_PATH("self-test-table.md"), "w");
   if (kept != NULL) {
@@ -247,6 +301,14 @@ START_TEST(defect_fails_exactly_its_rule) {
   ck_assert_msg(o->wrong_exit_codes == 0,
                 "%s: %d run(s) exited with a status its rule's severity does not give", d->name,
                 o->wrong_exit_codes);
+}
+END_TEST
+
+START_TEST(arrow_cpp_adapter_has_no_false_alarm) {
+  ck_assert_msg(
+      arrow_cpp_false_alarms == 0 || arrow_cpp_false_alarms == -2,
+      "the Arrow C++ adapter: %d case(s) not as interop/arrow-cpp/expectations.txt records, the first %s",
+      arrow_cpp_false_alarms, first_arrow_cpp_false_alarm);
 }
 END_TEST
 
@@ -294,6 +356,7 @@ int main(void) {
   TCase* each = tcase_create("each_defect");
   tcase_add_loop_test(each, defect_fails_exactly_its_rule, 0, n_defects);
   tcase_add_test(each, reference_pair_has_no_false_alarm);
+  tcase_add_test(each, arrow_cpp_adapter_has_no_false_alarm);
   tcase_add_test(each, every_rule_has_a_defect);
   tcase_add_test(each, every_defect_source_was_built);
   suite_add_tcase(suite, each);
