@@ -48,6 +48,15 @@ START_TEST(unknown_device) {
 }
 END_TEST
 
+START_TEST(malformed_shard) {
+  static const char* const shards[] = {"0/3", "4/3", "2", "x/2", "1/", "1/1001"};
+  for (size_t i = 0; i < sizeof(shards) / sizeof(shards[0]); i++) {
+    const char* args[] = {"--producer", "reference", "--shard", shards[i], NULL};
+    expect_one_error_line(args, "--shard takes INDEX/COUNT with 1 <= INDEX <= COUNT");
+  }
+}
+END_TEST
+
 START_TEST(unknown_option) {
   const char* args[] = {"--producer", "reference", "--frobnicate", NULL};
   expect_one_error_line(args, "--frobnicate");
@@ -178,6 +187,7 @@ int main(void) {
   TCase* input = tcase_create("input");
   tcase_set_timeout(input, 60);
   tcase_add_test(input, missing_library);
+  tcase_add_test(input, malformed_shard);
   tcase_add_test(input, file_that_is_not_a_library);
   tcase_add_test(input, library_without_entry_points);
   tcase_add_test(input, unknown_prefix);

@@ -146,6 +146,7 @@ int main(int argc, char** argv) {
 
   struct adc_case* cases = NULL;
   size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
+  n = adc_shard_cases(cases, n, options.shard_index, options.shard_count);
   if (options.expect != NULL) {
     adc_expectations_match(&expectations, cases, n);
     warn_unmatched(&expectations);

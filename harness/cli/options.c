@@ -19,6 +19,7 @@ enum {
   OPT_REPORT_JSON,
   OPT_FILTER,
   OPT_EXPECT,
+  OPT_SHARD,
   OPT_TIMEOUT,
   OPT_JOBS,
   OPT_MEMORY_LIMIT,
@@ -50,6 +51,8 @@ void adc_print_usage(void) {
       "  --expect FILE               judge cases by the known shortfalls in FILE, one\n"
       "                              'case-glob status reason' a line: an expected status\n"
       "                              keeps the run green, any other status fails it\n"
+      "  --shard INDEX/COUNT         run shard INDEX (1 to COUNT) of the cases: every\n"
+      "                              COUNT-th case of the list, starting at the INDEX-th\n"
       "  --list                      print the case IDs that would run, one per line\n"
       "  --list-rules[=markdown]     print the rule IDs of the catalogue, one per line, or\n"
       "                              the catalogue table of CONFORMANCE.md\n"
@@ -79,6 +82,21 @@ static int parse_number(const char* option, const char* text, double minimum, do
   return 0;
 }
 
+/* "INDEX/COUNT", 1 <= INDEX <= COUNT <= ADC_MAX_SHARDS. */
+static int parse_shard(const char* text, int* index, int* count, struct adc_error* error) {
+  char* slash = NULL;
+  long i = strtol(text, &slash, 10);
+  char* end = NULL;
+  long n = slash != text && *slash == '/' ? strtol(slash + 1, &end, 10) : 0;
+  if (end == NULL || end == slash + 1 || *end != '\0' || n < 1 || n > ADC_MAX_SHARDS || i < 1 || i > n) {
+    return adc_fail(error, "--shard takes INDEX/COUNT with 1 <= INDEX <= COUNT <= %d (e.g. 2/4), not '%s'",
+                    ADC_MAX_SHARDS, text);
+  }
+  *index = (int)i;
+  *count = (int)n;
+  return 0;
+}
+
 static int parse_catalogue_format(const char* text, enum adc_catalogue_format* out, struct adc_error* error) {
   if (text == NULL || strcmp(text, "ids") == 0) {
     *out = ADC_CATALOGUE_IDS;
@@ -102,6 +120,7 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       {"report-json", required_argument, NULL, OPT_REPORT_JSON},
       {"filter", required_argument, NULL, OPT_FILTER},
       {"expect", required_argument, NULL, OPT_EXPECT},
+      {"shard", required_argument, NULL, OPT_SHARD},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
@@ -113,6 +132,8 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
   };
   memset(out, 0, sizeof(*out));
   out->device = "cpu";
+  out->shard_index = 1;
+  out->shard_count = 1;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   out->jobs = cpus <= 0 ? 1 : cpus > ADC_MAX_JOBS ? ADC_MAX_JOBS : (int)cpus;
   opterr = 0;
@@ -151,6 +172,9 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         break;
       case OPT_EXPECT:
         out->expect = optarg;
+        break;
+      case OPT_SHARD:
+        if (parse_shard(optarg, &out->shard_index, &out->shard_count, error) != 0) return -1;
         break;
       case OPT_TIMEOUT:
         if (parse_number("--timeout", optarg, 0.1, &out->timeout_seconds, error) != 0) return -1;

@@ -8,6 +8,8 @@
 #include "support/error.h"
 
 #define ADC_MAX_FILTERS 16
+/* Shards a run may be split into, at most. */
+#define ADC_MAX_SHARDS 1000
 /* Cases run at once, at most. */
 #define ADC_MAX_JOBS 64
 
@@ -21,6 +23,9 @@ struct adc_options {
   const char* fixtures_dir;
   const char* report_json;
   const char* expect; /* --expect FILE; NULL when not given */
+  /* --shard INDEX/COUNT; 1/1 when not given. */
+  int shard_index;
+  int shard_count;
   const char* filters[ADC_MAX_FILTERS];
   int n_filters;
   double timeout_seconds; /* 0 when --timeout is not given */

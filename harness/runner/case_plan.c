@@ -50,6 +50,25 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
   return n;
 }
 
+size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count) {
+  /* Dealt like cards, rule after rule (the plan lists devices first), so
+   * that a rule's cases on every device go to consecutive shards. */
+  bool* keep = calloc(n + 1, sizeof(*keep));
+  if (keep == NULL) abort();
+  size_t dealt = 0;
+  for (size_t r = 0; r < adc_rule_count(); r++) {
+    for (size_t i = 0; i < n; i++) {
+      if (cases[i].rule == adc_rule_at(r)) keep[i] = dealt++ % (size_t)count == (size_t)(index - 1);
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (keep[i]) cases[kept++] = cases[i];
+  }
+  free(keep);
+  return kept;
+}
+
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
   if (session->timeout_seconds > 0) return session->timeout_seconds;
   return c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;

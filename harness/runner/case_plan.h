@@ -9,6 +9,15 @@
 size_t adc_plan_cases(const struct adc_session* session, const char* const* filters, int n_filters,
                       struct adc_case** cases);
 
+/* Keeps shard `index` (1 to `count`) of the `n` planned cases, in place
+ * and in plan order, and returns how many it kept.  The cases are dealt to
+ * the shards in turn, rule after rule, so shard sizes differ by one case at
+ * most and every rule with `count` cases or more has some in each shard:
+ * shards take similar time.  The split depends on the case list alone, so
+ * the same command with each index from 1 to count runs every case exactly
+ * once. */
+size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count);
+
 /* A case's time limit: --timeout when given, else its rule's own, else the default. */
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c);
 
