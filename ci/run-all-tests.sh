@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the formatting check, the Check suites on a normal build (with
-# Arrow C++ judged as a peer, interop/arrow-cpp) and on
+# Arrow C++ judged as a peer, interop/arrow-cpp, the walkthrough's program
+# and the downstream example against the installed package) and on
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
@@ -24,6 +25,12 @@ cmake --build --preset default -j"$jobs"
 ctest --preset default
 echo "== Self-test table (every twin, build/default/self-test-table.md): totals =="
 tail -n 5 build/default/self-test-table.md
+
+echo "== Downstream example against the installed package =="
+# cmake --install into a temporary prefix, examples/downstream configured,
+# built and tested against it from an empty build folder (ctest runs it as
+# downstream_example too; here it is said on its own).
+ci/test-downstream-example.sh build/default
 
 # (async_repeatability, 100 runs of the async cases, runs in the default build only.)
 echo "== ASan + UBSan build: Check suites =="

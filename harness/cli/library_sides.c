@@ -1,27 +1,14 @@
 #include "cli/library_sides.h"
 
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/elf_symbols.h"
 #include "runner/preflight.h"
 
 #define REFERENCE_PREFIX "adc_reference"
-
-void adc_find_reference_library(char* path, size_t size) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    snprintf(path, size, "%s/libadc_reference.so", dirname(exe));
-    if (access(path, R_OK) == 0) return;
-  }
-  snprintf(path, size, "%s", ADC_REFERENCE_LIBRARY);
-}
 
 static int guess_prefix(const char* role, struct adc_side* side, struct adc_error* error) {
   char prefixes[512];

@@ -8,10 +8,6 @@
 #include "runner/session.h"
 #include "support/error.h"
 
-/* The bundled reference library: next to the executable in a build tree,
- * else where the build put it. */
-void adc_find_reference_library(char* path, size_t size);
-
 /* Settles `side` (`role` is "producer" or "consumer"): the library `given`
  * on the command line, or the reference at `reference_path` when none or
  * "reference" is given; its prefix, `prefix` or read from the library's ELF

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/install_layout.h"
 #include "cli/library_sides.h"
 #include "cli/options.h"
 #include "report/journal.h"
@@ -54,8 +55,11 @@ static int settle_session(const struct adc_options* options, struct adc_session*
                       &session->consumer, error) != 0) {
     return -1;
   }
-  snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s",
-           options->fixtures_dir ? options->fixtures_dir : ADC_FIXTURES_DIR);
+  if (options->fixtures_dir != NULL) {
+    snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s", options->fixtures_dir);
+  } else {
+    adc_find_fixtures_dir(session->fixtures_dir, sizeof(session->fixtures_dir));
+  }
   return adc_load_fixtures(session, error);
 }
 

@@ -1,0 +1,21 @@
+/* Where adc-conform finds what it ships with, the reference library and the
+ * default fixtures, whether it runs from its build folder or from an
+ * installed prefix (cmake --install). */
+#ifndef ADC_INSTALL_LAYOUT_H
+#define ADC_INSTALL_LAYOUT_H
+
+#include <stddef.h>
+
+/* The bundled reference library, the first of: next to the executable (a
+ * build folder); the installed library folder, found from the executable's
+ * folder by the relative path the build computed (ADC_LIBDIR_FROM_BINDIR);
+ * the path the build wrote it to (ADC_REFERENCE_LIBRARY). */
+void adc_find_reference_library(char* path, size_t size);
+
+/* The folder of the default fixtures, the first of: the installed fixtures
+ * folder, found from the executable's folder by a relative path
+ * (ADC_FIXTURES_FROM_BINDIR); the source tree's fixtures/data
+ * (ADC_FIXTURES_DIR). */
+void adc_find_fixtures_dir(char* path, size_t size);
+
+#endif /* ADC_INSTALL_LAYOUT_H */
