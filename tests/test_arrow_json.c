@@ -50,6 +50,55 @@ START_TEST(rejects_malformed_files_with_a_reason) {
 }
 END_TEST
 
+/* The error reading `text` from memory. */
+static const char* read_error(const char* text, char* error, size_t size) {
+  struct arrow_json_file file;
+  ck_assert_int_eq(arrow_json_read_text("t", text, strlen(text), &file, error, size), -1);
+  return error;
+}
+
+/* Found by tests/fuzz/fuzz_fixture_reader: the text quoted near a JSON
+ * syntax error kept its line breaks (an error is one line), and could start
+ * or end inside a UTF-8 character (the reference producer hands these
+ * errors back as its messages, which must be UTF-8). */
+START_TEST(reader_errors_are_one_line_of_whole_characters) {
+  char error[512];
+  ck_assert_str_eq(read_error("{\"schema\": @\n\n}", error, sizeof(error)),
+                   "t: not valid JSON (near \"@  }\")");
+  ck_assert_str_eq(read_error("{\"a\": 1,\n \xde\x93ype\": 2}", error, sizeof(error)),
+                   "t: not valid JSON (near \"ype\": 2}\")");
+  /* The 20th byte is the first of a two-byte character. */
+  ck_assert_str_eq(read_error("{\"a\": @234567890123456789\xc3\xa9}", error, sizeof(error)),
+                   "t: not valid JSON (near \"@234567890123456789\")");
+  /* A field name cut by the error's size ends with whole characters. */
+  char name[600] = "{\"schema\": {\"fields\": [{\"name\": \"";
+  for (int i = 0; i < 200; i++) strcat(name, "\xc3\xa9");
+  strcat(name, "\"}]}}");
+  read_error(name, error, 64);
+  ck_assert_uint_le(strlen(error), 63);
+  ck_assert_int_ne(((unsigned char)error[strlen(error) - 1]), 0xc3);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_fixture_reader: a number beyond int64's range
+ * was converted to int64, which is undefined behaviour. */
+START_TEST(reader_refuses_numbers_beyond_int64) {
+  char error[512];
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 1e30, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: 1e+30 is outside the 64-bit integer range");
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": -1e300, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: -1e+300 is outside the 64-bit integer range");
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 1.5, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: 1.5 is not an integer");
+}
+END_TEST
+
 /* Exports batch `b` of `file` through a consumer feed on the CPU. */
 static struct ArrowArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file, int64_t b,
                                      const struct adc_feed_layout* layout) {
@@ -226,6 +275,8 @@ int main(void) {
   tcase_add_test(tc, reads_nested_struct);
   tcase_add_test(tc, reads_dictionaries);
   tcase_add_test(tc, rejects_malformed_files_with_a_reason);
+  tcase_add_test(tc, reader_errors_are_one_line_of_whole_characters);
+  tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
   tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, feed_records_count_without_undefined_behaviour);
