@@ -99,6 +99,21 @@ START_TEST(reader_refuses_numbers_beyond_int64) {
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_fixture_reader: a negative batch count turned
+ * off the check of its columns' counts, so a batch of -5 rows with a
+ * column of 5 was read without an error. */
+START_TEST(reader_refuses_negative_batch_counts) {
+  char error[512];
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": [{\"name\": \"v\", \"nullable\": true, \"type\": "
+                 "{\"name\": \"int\", \"isSigned\": true, \"bitWidth\": 32}, \"children\": []}]}, "
+                 "\"batches\": [{\"count\": -1, \"columns\": [{\"name\": \"v\", \"count\": 1, "
+                 "\"VALIDITY\": [1], \"DATA\": [7]}]}]}",
+                 error, sizeof(error)),
+      "t: batch 0: count -1 is negative");
+}
+END_TEST
+
 /* Exports batch `b` of `file` through a consumer feed on the CPU. */
 static struct ArrowArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file, int64_t b,
                                      const struct adc_feed_layout* layout) {
@@ -277,6 +292,7 @@ int main(void) {
   tcase_add_test(tc, rejects_malformed_files_with_a_reason);
   tcase_add_test(tc, reader_errors_are_one_line_of_whole_characters);
   tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
+  tcase_add_test(tc, reader_refuses_negative_batch_counts);
   tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, feed_records_count_without_undefined_behaviour);
