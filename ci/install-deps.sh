@@ -2,9 +2,12 @@
 # Installs the Debian 12 packages the build and tests need, when missing.
 # hipcc and libamdhip64-dev build the ROCm reference module (there is no
 # AMD GPU here: its cases end not_supported with HIP's own reason); the CUDA
-# toolkit is preinstalled on every machine of this project.
+# toolkit is preinstalled on every machine of this project.  clang and
+# libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build the fuzz
+# targets (tests/fuzz).
 set -euo pipefail
-packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git hipcc libamdhip64-dev)
+packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git hipcc libamdhip64-dev
+          clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
