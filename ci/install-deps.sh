@@ -4,8 +4,11 @@
 # AMD GPU here: its cases end not_supported with HIP's own reason); the CUDA
 # toolkit is preinstalled on every machine of this project.  python3-venv
 # makes the virtual environment that holds pyarrow (ci/arrow-cpp-venv.sh).
+# clang and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
+# the fuzz targets (tests/fuzz).
 set -euo pipefail
-packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc libamdhip64-dev)
+packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc
+          libamdhip64-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

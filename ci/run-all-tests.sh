@@ -5,7 +5,7 @@
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
-# reports, and the CPU-run benchmark.
+# reports, the libFuzzer targets (60 s each), and the CPU-run benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
@@ -47,6 +47,13 @@ ctest --preset tsan
 
 echo "== Valgrind memcheck: harness and reference pair =="
 ci/valgrind-reference.sh build/valgrind
+
+echo "== libFuzzer: 60 s per target =="
+# The fixture reader, the comparison with its mirror, the verdict wire;
+# each replays its committed corpus, then fuzzes from it (tests/fuzz).
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j"$jobs"
+ctest --preset fuzz
 
 echo "== Benchmark =="
 ci/bench-cpu-run.sh build/default

@@ -50,6 +50,70 @@ START_TEST(rejects_malformed_files_with_a_reason) {
 }
 END_TEST
 
+/* The error reading `text` from memory. */
+static const char* read_error(const char* text, char* error, size_t size) {
+  struct arrow_json_file file;
+  ck_assert_int_eq(arrow_json_read_text("t", text, strlen(text), &file, error, size), -1);
+  return error;
+}
+
+/* Found by tests/fuzz/fuzz_fixture_reader: the text quoted near a JSON
+ * syntax error kept its line breaks (an error is one line), and could start
+ * or end inside a UTF-8 character (the reference producer hands these
+ * errors back as its messages, which must be UTF-8). */
+START_TEST(reader_errors_are_one_line_of_whole_characters) {
+  char error[512];
+  ck_assert_str_eq(read_error("{\"schema\": @\n\n}", error, sizeof(error)),
+                   "t: not valid JSON (near \"@  }\")");
+  ck_assert_str_eq(read_error("{\"a\": 1,\n \xde\x93ype\": 2}", error, sizeof(error)),
+                   "t: not valid JSON (near \"ype\": 2}\")");
+  /* The 20th byte is the first of a two-byte character. */
+  ck_assert_str_eq(read_error("{\"a\": @234567890123456789\xc3\xa9}", error, sizeof(error)),
+                   "t: not valid JSON (near \"@234567890123456789\")");
+  /* A field name cut by the error's size ends with whole characters. */
+  char name[600] = "{\"schema\": {\"fields\": [{\"name\": \"";
+  for (int i = 0; i < 200; i++) strcat(name, "\xc3\xa9");
+  strcat(name, "\"}]}}");
+  read_error(name, error, 64);
+  ck_assert_uint_le(strlen(error), 63);
+  ck_assert_int_ne(((unsigned char)error[strlen(error) - 1]), 0xc3);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_fixture_reader: a number beyond int64's range
+ * was converted to int64, which is undefined behaviour. */
+START_TEST(reader_refuses_numbers_beyond_int64) {
+  char error[512];
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 1e30, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: 1e+30 is outside the 64-bit integer range");
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": -1e300, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: -1e+300 is outside the 64-bit integer range");
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 1.5, \"columns\": []}]}", error,
+                 sizeof(error)),
+      "t: batch 0: 1.5 is not an integer");
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_fixture_reader: a negative batch count turned
+ * off the check of its columns' counts, so a batch of -5 rows with a
+ * column of 5 was read without an error. */
+START_TEST(reader_refuses_negative_batch_counts) {
+  char error[512];
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": [{\"name\": \"v\", \"nullable\": true, \"type\": "
+                 "{\"name\": \"int\", \"isSigned\": true, \"bitWidth\": 32}, \"children\": []}]}, "
+                 "\"batches\": [{\"count\": -1, \"columns\": [{\"name\": \"v\", \"count\": 1, "
+                 "\"VALIDITY\": [1], \"DATA\": [7]}]}]}",
+                 error, sizeof(error)),
+      "t: batch 0: count -1 is negative");
+}
+END_TEST
+
 /* Exports batch `b` of `file` through a consumer feed on the CPU. */
 static struct ArrowArray feed_export(struct adc_feed* feed, const struct arrow_json_file* file, int64_t b,
                                      const struct adc_feed_layout* layout) {
@@ -119,15 +183,122 @@ START_TEST(feed_records_count_without_undefined_behaviour) {
 }
 END_TEST
 
+/* Two one-row utf8 columns, "ab" and "cd", as the fixture model holds them,
+ * and an exported array of them with its own offsets and bytes. */
+static void release_nothing(struct ArrowArray* array) {
+  array->release = NULL;
+}
+
+struct utf8_case {
+  uint8_t validity[2];
+  int32_t fixture_offsets[3];
+  struct arrow_json_column column;
+  const void* buffers[3];
+  struct ArrowArray array;
+};
+
+static void utf8_case_init(struct utf8_case* t, const char* fixture_bytes, int32_t* offsets,
+                           const char* bytes) {
+  memset(t, 0, sizeof(*t));
+  t->validity[0] = t->validity[1] = 1;
+  int32_t half = (int32_t)strlen(fixture_bytes) / 2;
+  t->fixture_offsets[1] = half;
+  t->fixture_offsets[2] = 2 * half;
+  t->column = (struct arrow_json_column){.length = 2,
+                                         .validity = t->validity,
+                                         .offsets = t->fixture_offsets,
+                                         .bytes = (char*)fixture_bytes,
+                                         .n_bytes = 2 * half};
+  t->buffers[1] = offsets;
+  t->buffers[2] = bytes;
+  t->array =
+      (struct ArrowArray){.length = 2, .n_buffers = 3, .buffers = t->buffers, .release = release_nothing};
+}
+
+/* Found by tests/fuzz/fuzz_array_compare: a negative utf8 offset made the
+ * comparison read (and print) the bytes before the producer's buffer. */
+START_TEST(comparison_refuses_negative_utf8_offsets) {
+  static const struct arrow_json_type utf8 = {.kind = ARROW_JSON_UTF8};
+  int32_t offsets[] = {INT32_MIN, 2, 4};
+  struct utf8_case t;
+  utf8_case_init(&t, "abcd", offsets, "abcd");
+  char difference[512];
+  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "offset of row 0 is negative (-2147483648)");
+  offsets[0] = -1;
+  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "offset of row 0 is negative (-1)");
+}
+END_TEST
+
+/* Empty strings need no bytes: a NULL bytes buffer (spec: a buffer of size
+ * 0 may be NULL) is equal, and is never handed to memcmp. */
+START_TEST(comparison_accepts_no_bytes_for_empty_strings) {
+  static const struct arrow_json_type utf8 = {.kind = ARROW_JSON_UTF8};
+  int32_t offsets[] = {0, 0, 0};
+  struct utf8_case t;
+  utf8_case_init(&t, "", offsets, NULL);
+  char difference[512];
+  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), 0);
+  struct utf8_case other;
+  utf8_case_init(&other, "abcd", offsets, NULL);
+  ck_assert_int_eq(
+      arrow_json_compare_values(&utf8, &other.column, &other.array, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "string at row 0 is \"\", fixture has \"ab\"");
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_array_compare: a column is read through its
+ * batch's rows, so one shorter than the batch's offset + length was read
+ * past its end (the check existed for struct children only), and a
+ * column's offset near INT64_MAX overflowed when the batch's was added. */
+START_TEST(comparison_checks_columns_against_their_batch) {
+  struct arrow_json_file file = load(FIXTURE("int32_nulls"));
+  struct adc_feed* feed = adc_feed_new(adc_device_find("cpu"));
+  struct ArrowArray batch = feed_export(feed, &file, 0, NULL);
+  struct ArrowArray column = *batch.children[0];
+  struct ArrowArray* columns[] = {&column};
+  struct ArrowArray altered = batch;
+  altered.children = columns;
+  char difference[512];
+  ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), 0);
+
+  column.length = batch.length - 1;
+  ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "column 'values': length 8 is shorter than the parent's offset + length");
+
+  column.length = batch.length;
+  column.offset = INT64_MAX - 1;
+  altered.offset = 2;
+  ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(
+      difference, "column 'values': offset 9223372036854775806 plus the parent's offset 2 is past INT64_MAX");
+
+  column.offset = -1;
+  ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "column 'values': offset is negative (-1)");
+
+  batch.release(&batch);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("arrow_json");
   TCase* tc = tcase_create("model");
   tcase_add_test(tc, reads_nested_struct);
   tcase_add_test(tc, reads_dictionaries);
   tcase_add_test(tc, rejects_malformed_files_with_a_reason);
+  tcase_add_test(tc, reader_errors_are_one_line_of_whole_characters);
+  tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
+  tcase_add_test(tc, reader_refuses_negative_batch_counts);
   tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, feed_records_count_without_undefined_behaviour);
+  tcase_add_test(tc, comparison_refuses_negative_utf8_offsets);
+  tcase_add_test(tc, comparison_accepts_no_bytes_for_empty_strings);
+  tcase_add_test(tc, comparison_checks_columns_against_their_batch);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

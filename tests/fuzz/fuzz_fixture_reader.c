@@ -1,0 +1,96 @@
+/* Fuzz target: the fixture reader (fixtures/fixture_model/arrow_json_read.c).
+ *
+ * The input is read as the text of an integration JSON file.  Besides not
+ * crashing, the reader must either fail with one line naming the text, or
+ * return a model that keeps the promises the comparison and the rules rely
+ * on: every column as long as its batch (or its parent), utf8 offsets that
+ * start at 0, never decrease and end at the byte count, dictionary indices
+ * inside their dictionary.  An error is one line of printable text, and
+ * UTF-8 when the input is.  A broken promise aborts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture_model/arrow_json.h"
+#include "fuzz_target.h"
+#include "support/utf8.h"
+
+#define TEXT_NAME "fuzz-input"
+
+static void require(int condition, const char* promise) {
+  if (!condition) {
+    fprintf(stderr, "fixture reader broke a promise: %s\n", promise);
+    abort();
+  }
+}
+
+static void check_column(const struct arrow_json_file* file, const struct arrow_json_field* field,
+                         const struct arrow_json_column* column, int64_t expected_length) {
+  require(column->length == expected_length, "a column is as long as its batch or parent");
+  require(column->length >= 0 && column->validity != NULL, "a column has a validity entry per row");
+  for (int64_t i = 0; i < column->length; i++) {
+    require(column->validity[i] <= 1, "validity entries are 0 or 1");
+    require(field->nullable || column->validity[i], "a non-nullable field has no nulls");
+  }
+  if (field->is_dictionary) {
+    const struct arrow_json_column* values = arrow_json_dictionary_values(file, field);
+    require(values != NULL, "a dictionary-encoded column has its dictionary");
+    for (int64_t i = 0; i < column->length; i++) {
+      require(!column->validity[i] || (column->ints[i] >= 0 && column->ints[i] < values->length),
+              "dictionary indices are inside the dictionary");
+    }
+  } else if (field->type.kind == ARROW_JSON_UTF8) {
+    require(column->offsets != NULL && column->offsets[0] == 0, "utf8 offsets start at 0");
+    for (int64_t i = 0; i < column->length; i++) {
+      require(column->offsets[i] <= column->offsets[i + 1], "utf8 offsets never decrease");
+    }
+    require(column->offsets[column->length] == column->n_bytes, "utf8 offsets end at the byte count");
+  } else if (field->type.kind == ARROW_JSON_INT) {
+    require(column->ints != NULL, "an int column has its values");
+  }
+  require(column->n_children == (field->type.kind == ARROW_JSON_STRUCT ? field->n_children : 0),
+          "a column has a child per child field");
+  for (int64_t i = 0; i < column->n_children; i++) {
+    check_column(file, &field->children[i], &column->children[i], column->length);
+  }
+}
+
+static void check_model(const struct arrow_json_file* file) {
+  for (int64_t b = 0; b < file->n_batches; b++) {
+    const struct arrow_json_batch* batch = &file->batches[b];
+    for (int64_t c = 0; c < file->n_fields; c++) {
+      check_column(file, &file->fields[c], &batch->columns[c], batch->length);
+    }
+  }
+  /* The questions the rules' fixture filters ask. */
+  (void)arrow_json_has_dictionary(file);
+  (void)arrow_json_has_nulls(file);
+  (void)arrow_json_has_values(file);
+  int64_t column = arrow_json_first_int32_column(file);
+  require(column >= -1 && column < file->n_fields, "the first int32 column is a column");
+}
+
+int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  (void)argc;
+  (void)argv;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  struct arrow_json_file file;
+  char error[512];
+  if (arrow_json_read_text(TEXT_NAME, (const char*)data, size, &file, error, sizeof(error)) != 0) {
+    require(strncmp(error, TEXT_NAME ": ", strlen(TEXT_NAME ": ")) == 0, "an error names the text");
+    for (const char* c = error; *c != '\0'; c++) {
+      require((unsigned char)*c >= 0x20 && *c != 0x7F, "an error is one line of printable text");
+    }
+    /* What the reference producer hands back as its error message must be
+     * UTF-8 (a rule checks it): it is, when the fixture is. */
+    require(!adc_utf8_valid((const char*)data, size) || adc_utf8_valid(error, strlen(error)),
+            "an error about UTF-8 text is UTF-8");
+    return 0;
+  }
+  check_model(&file);
+  arrow_json_file_free(&file);
+  return 0;
+}

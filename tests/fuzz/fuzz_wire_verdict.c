@@ -1,0 +1,97 @@
+/* Fuzz target: the verdict record a case's process sends its parent
+ * (harness/runner/wire.c).
+ *
+ * The first byte picks a path:
+ *   even: the rest is what arrived on the verdict channel; whatever
+ *         adc_wire_accept accepts must keep the promises the parent relies
+ *         on when it prints and stores the verdict: a status in range, a
+ *         message NUL-terminated inside the record and valid UTF-8.
+ *         Inputs of the record's size are the interesting ones; shorter and
+ *         longer ones must be refused.
+ *   odd:  the rest (a status byte, then a message) goes through
+ *         adc_wire_send into a pipe; what comes out must be accepted, with
+ *         the status sent and a message that begins as the one sent did, up
+ *         to the first byte adc_wire_send had to replace.
+ * A broken promise aborts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_target.h"
+#include "runner/wire.h"
+#include "support/utf8.h"
+
+static int channel[2] = {-1, -1};
+
+static void require(int condition, const char* promise) {
+  if (!condition) {
+    fprintf(stderr, "verdict wire broke a promise: %s\n", promise);
+    abort();
+  }
+}
+
+static void check_accepted(const struct adc_wire_verdict* verdict) {
+  require(verdict->magic == ADC_WIRE_MAGIC, "an accepted record has the magic number");
+  require(verdict->status >= 0 && verdict->status < ADC_STATUS_COUNT, "an accepted status is a status");
+  const char* end = memchr(verdict->message, '\0', sizeof(verdict->message));
+  require(end != NULL, "an accepted message ends inside the record");
+  require(adc_utf8_valid(verdict->message, (size_t)(end - verdict->message)), "an accepted message is UTF-8");
+}
+
+static void decode(const uint8_t* data, size_t size) {
+  struct adc_wire_verdict verdict;
+  bool accepted = adc_wire_accept(data, size, &verdict);
+  require(!accepted || size == sizeof(verdict), "only a whole record is accepted");
+  if (accepted) check_accepted(&verdict);
+}
+
+static void round_trip(const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  enum adc_status status = (enum adc_status)(data[0] % ADC_STATUS_COUNT);
+  /* The message, NUL-terminated where the input has none. */
+  char message[2048];
+  size_t length = size - 1 < sizeof(message) - 1 ? size - 1 : sizeof(message) - 1;
+  memcpy(message, data + 1, length);
+  message[length] = '\0';
+
+  adc_wire_send(channel[1], status, message);
+  struct adc_wire_verdict received;
+  uint8_t bytes[sizeof(received) + 1];
+  ssize_t got = read(channel[0], bytes, sizeof(bytes));
+  require(got == (ssize_t)sizeof(received), "one send writes one whole record");
+  require(adc_wire_accept(bytes, (size_t)got, &received), "what adc_wire_send writes is accepted");
+  check_accepted(&received);
+  require(received.status == (int32_t)status, "the status arrives as sent");
+  /* Up to the first byte that needed replacing, the message arrives as is. */
+  size_t same = 0;
+  while (message[same] != '\0' && received.message[same] == message[same]) same++;
+  if (message[same] != '\0' && same < sizeof(received.message) - 1) {
+    size_t rest = strnlen(message + same, 4);
+    size_t sequence = adc_utf8_sequence_length(message + same, rest);
+    require(received.message[same] == '?' || received.message[same] == '\0',
+            "a difference is a replaced byte or the cut");
+    require(sequence == 0 || same + sequence > sizeof(received.message) - 1,
+            "only bytes that are not UTF-8, or a character cut by the end, are replaced");
+  }
+}
+
+int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  (void)argc;
+  (void)argv;
+  if (pipe(channel) != 0) {
+    perror("pipe");
+    abort();
+  }
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  if (data[0] % 2 == 0) {
+    decode(data + 1, size - 1);
+  } else {
+    round_trip(data + 1, size - 1);
+  }
+  return 0;
+}
