@@ -4,8 +4,11 @@
 # AMD GPU here: its cases end not_supported with HIP's own reason); the CUDA
 # toolkit is preinstalled on every machine of this project.  python3-venv
 # makes the virtual environment that holds pyarrow (ci/arrow-cpp-venv.sh).
+# python3-jsonschema and libxml2-utils (xmllint) validate the JSON and JUnit
+# reports against their schemas in tests/test_reports.c.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc libamdhip64-dev)
+packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc libamdhip64-dev
+          python3-jsonschema libxml2-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

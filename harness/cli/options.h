@@ -20,6 +20,8 @@ struct adc_options {
   const char* device;
   const char* fixtures_dir;
   const char* report_json;
+  const char* junit;  /* --junit FILE; NULL when not given */
+  bool tap;           /* TAP 14 on standard output; the console report goes to standard error */
   const char* expect; /* --expect FILE; NULL when not given */
   const char* filters[ADC_MAX_FILTERS];
   int n_filters;
