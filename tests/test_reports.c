@@ -266,6 +266,8 @@ START_TEST(verbose_lists_every_case) {
   ck_assert_msg(strncmp(run.out, "FAIL    array.data.matches_fixture MUST   2 pass, 4 fail; cpu/", 62) == 0,
                 "%s", run.out);
   ck_assert_int_eq(count_occurrences(run.out, "array.data.matches_fixture"), 1);
+  /* Standard output is a file here, not a terminal: no colour. */
+  ck_assert_ptr_null(strchr(run.out, '\033'));
   run_result_free(&run);
 
   const char* verbose[] = {
