@@ -39,13 +39,17 @@ static void put_counts_line(FILE* out, const struct adc_session* session, const 
   fprintf(out, ".\n");
 }
 
+/* Green for a run that conforms, red for one that does not, yellow for
+ * one that shows nothing either way (interrupted, or no MUST case passed). */
+static const char* verdict_colour(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  if (adc_run_conforms(summary, outcome)) return ADC_ANSI_GREEN;
+  if (outcome->interrupted_by == 0 && summary->failing_must_cases > 0) return ADC_ANSI_RED;
+  return ADC_ANSI_YELLOW;
+}
+
 static void put_verdict(FILE* out, const struct adc_session* session, const struct adc_summary* summary,
                         const struct adc_run_outcome* outcome, bool colour) {
-  bool conforms = adc_run_conforms(summary, outcome);
-  adc_put_colour(out, colour,
-                 conforms                                                      ? ADC_ANSI_GREEN
-                 : summary->failing_must_cases > 0 && !outcome->interrupted_by ? ADC_ANSI_RED
-                                                                               : ADC_ANSI_YELLOW);
+  adc_put_colour(out, colour, verdict_colour(summary, outcome));
   fprintf(out, "%s: ", adc_verdict_headline(summary, outcome));
   if (outcome->interrupted_by != 0) {
     fprintf(out, "the run was interrupted by %s; the cases it did not finish are unresolved.",
