@@ -5,10 +5,12 @@
 # toolkit is preinstalled on every machine of this project.  python3-venv
 # makes the virtual environment that holds pyarrow (ci/arrow-cpp-venv.sh).
 # clang and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
-# the fuzz targets (tests/fuzz).
+# the fuzz targets (tests/fuzz).  python3-jsonschema and libxml2-utils
+# (xmllint) validate the JSON and JUnit reports against their schemas in
+# tests/test_reports.c.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc
-          libamdhip64-dev clang libclang-rt-14-dev)
+          libamdhip64-dev clang libclang-rt-14-dev python3-jsonschema libxml2-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -186,13 +186,22 @@ END_TEST
 START_TEST(console_shows_the_outcomes) {
   char expect[32];
   write_file(expect, DATA_RULE_CASES " fail altered on purpose\n");
-  const char* args[] = {"--producer", TWIN, "--filter", DATA_RULE_CASES, "--expect", expect, NULL};
+  /* Each case's outcome is on its line with --verbose; by default the
+   * rule's line counts them. */
+  const char* args[] = {"--producer", TWIN,   "--filter",  DATA_RULE_CASES,
+                        "--expect",   expect, "--verbose", NULL};
   struct run_result run = run_conform(args);
-  unlink(expect);
   ck_assert_int_eq(run.exit_code, 1);
   ck_assert_msg(strstr(run.out, "[expected_fail: ") != NULL, "%s", run.out);
   ck_assert_msg(strstr(run.out, "[unexpected_pass: ") != NULL, "%s", run.out);
   ck_assert_msg(strstr(run.out, ": 4 expected_fail, 2 unexpected_pass, 0 unexpected_status;") != NULL, "%s",
+                run.out);
+  ck_assert_msg(strstr(run.out, "EXPECTATIONS NOT MET") != NULL, "%s", run.out);
+  run_result_free(&run);
+  args[6] = NULL; /* without --verbose */
+  run = run_conform(args);
+  unlink(expect);
+  ck_assert_msg(strstr(run.out, "2 pass, 4 fail [4 expected_fail, 2 unexpected_pass]") != NULL, "%s",
                 run.out);
   ck_assert_msg(strstr(run.out, "EXPECTATIONS NOT MET") != NULL, "%s", run.out);
   run_result_free(&run);

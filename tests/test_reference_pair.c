@@ -62,7 +62,7 @@ START_TEST(reference_pair_passes_every_case) {
 END_TEST
 
 START_TEST(console_table_ends_with_verdict) {
-  const char* args[] = {"--producer", "reference", NULL};
+  const char* args[] = {"--producer", "reference", "--verbose", NULL};
   struct run_result run = run_conform(args);
   ck_assert_int_eq(run.exit_code, 0);
   ck_assert_ptr_nonnull(strstr(run.out, "CONFORMS: no MUST rule failed. Coverage: "));

@@ -54,7 +54,8 @@ cJSON* read_json_file(const char* path) {
   return json;
 }
 
-struct run_result run_conform(const char* const* args) {
+/* Runs `argv` (exec_command) or adc-conform with `args` (exec_conform). */
+static struct run_result run_captured(const char* const* argv, const char* const* args) {
   struct run_result result = {0, NULL, NULL};
   FILE* out = tmpfile();
   FILE* err = tmpfile();
@@ -62,7 +63,9 @@ struct run_result run_conform(const char* const* args) {
   if (pid == 0) {
     dup2(fileno(out), STDOUT_FILENO);
     dup2(fileno(err), STDERR_FILENO);
-    exec_conform(args);
+    if (argv == NULL) exec_conform(args);
+    execv(argv[0], (char* const*)argv);
+    _exit(127);
   }
   int status = 0;
   waitpid(pid, &status, 0);
@@ -74,6 +77,14 @@ struct run_result run_conform(const char* const* args) {
   fclose(out);
   fclose(err);
   return result;
+}
+
+struct run_result run_conform(const char* const* args) {
+  return run_captured(NULL, args);
+}
+
+struct run_result run_command(const char* const* argv) {
+  return run_captured(argv, NULL);
 }
 
 void run_result_free(struct run_result* result) {

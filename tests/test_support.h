@@ -17,6 +17,10 @@ struct run_result {
 struct run_result run_conform(const char* const* args);
 void run_result_free(struct run_result* result);
 
+/* Runs the program argv[0] (a path) with `argv` (NULL-terminated), as
+ * run_conform does adc-conform.  Free with run_result_free. */
+struct run_result run_command(const char* const* argv);
+
 /* Starts adc-conform with `args` in the background, its output discarded;
  * returns its pid. */
 pid_t spawn_conform(const char* const* args);

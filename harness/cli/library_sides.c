@@ -30,14 +30,18 @@ static int guess_prefix(const char* role, struct adc_side* side, struct adc_erro
   return 0;
 }
 
-int adc_settle_side(const char* role, const char* given, const char* prefix, const char* reference_path,
-                    double load_timeout_seconds, struct adc_side* side, struct adc_error* error) {
+int adc_settle_side(const char* role, const char* given, const char* side_prefix, const char* shared_prefix,
+                    const char* reference_path, double load_timeout_seconds, struct adc_side* side,
+                    struct adc_error* error) {
   side->tested = given != NULL;
   if (given == NULL || strcmp(given, "reference") == 0) {
     side->is_reference = true;
     snprintf(side->path, sizeof(side->path), "%s", reference_path);
-    snprintf(side->prefix, sizeof(side->prefix), "%s", prefix ? prefix : REFERENCE_PREFIX);
+    /* --prefix is the prefix of the library under test: `--producer LIB
+     * --consumer reference --prefix nanoarrow` keeps the reference's own. */
+    snprintf(side->prefix, sizeof(side->prefix), "%s", side_prefix ? side_prefix : REFERENCE_PREFIX);
   } else {
+    const char* prefix = side_prefix ? side_prefix : shared_prefix;
     if (realpath(given, side->path) == NULL) {
       return adc_fail(error, "cannot load %s library '%s': no such file", role, given);
     }

@@ -11,9 +11,12 @@
 #include "cli/install_layout.h"
 #include "cli/library_sides.h"
 #include "cli/options.h"
+#include "report/console_style.h"
 #include "report/journal.h"
+#include "report/progress.h"
 #include "report/report.h"
 #include "runner/case_plan.h"
+#include "runner/device_probe.h"
 #include "runner/fixture_set.h"
 #include "runner/runner.h"
 #include "support/clock.h"
@@ -44,15 +47,13 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   }
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
-  const char* producer_prefix = options->producer_prefix ? options->producer_prefix : options->prefix;
-  const char* consumer_prefix = options->consumer_prefix ? options->consumer_prefix : options->prefix;
   double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
-  if (adc_settle_side("producer", options->producer, producer_prefix, reference, load_timeout,
-                      &session->producer, error) != 0) {
+  if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
+                      load_timeout, &session->producer, error) != 0) {
     return -1;
   }
-  if (adc_settle_side("consumer", options->consumer, consumer_prefix, reference, load_timeout,
-                      &session->consumer, error) != 0) {
+  if (adc_settle_side("consumer", options->consumer, options->consumer_prefix, options->prefix, reference,
+                      load_timeout, &session->consumer, error) != 0) {
     return -1;
   }
   if (options->fixtures_dir != NULL) {
@@ -63,8 +64,16 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   return adc_load_fixtures(session, error);
 }
 
-static void journal_case(const struct adc_case* c, const struct adc_task_result* result, void* journal) {
-  adc_journal_add(journal, c, result);
+/* What hears of each case as it ends. */
+struct case_listeners {
+  struct adc_journal* journal; /* NULL without --report-json */
+  struct adc_progress progress;
+};
+
+static void case_ended(const struct adc_case* c, const struct adc_task_result* result, void* context) {
+  struct case_listeners* listeners = context;
+  if (listeners->journal != NULL) adc_journal_add(listeners->journal, c, result);
+  adc_progress_case_ended(&listeners->progress, result->status);
 }
 
 /* The exit status of a run: 1 when a MUST case failed, crashed or timed
@@ -87,35 +96,57 @@ static void warn_unmatched(const struct adc_expectations* expectations) {
   }
 }
 
+/* The reports written after the run besides the console and the JSON
+ * report: returns 0, or -1 with the reason. */
+static int write_other_reports(const struct adc_options* options, const struct adc_session* session,
+                               const struct adc_case* cases, const struct adc_task_result* results, size_t n,
+                               const struct adc_run_outcome* outcome, FILE* console,
+                               struct adc_error* error) {
+  if (options->tap) adc_print_tap_report(stdout, cases, results, n, outcome);
+  if (adc_github_actions()) {
+    adc_print_github_annotations(console, cases, results, n);
+    if (adc_append_github_summary(session, cases, results, n, outcome, error) != 0) return -1;
+  }
+  if (options->junit != NULL)
+    return adc_write_junit_report(options->junit, session, cases, results, n, outcome, error);
+  return 0;
+}
+
 /* Runs the cases and reports them, the JSON report through a journal kept
- * as the run goes; returns the exit status. */
+ * as the run goes; returns the exit status.  With --tap, standard output
+ * carries TAP alone and the console report goes to standard error. */
 static int run_and_report(const struct adc_options* options, const struct adc_session* session,
                           const struct adc_case* cases, size_t n) {
   struct adc_error error;
-  struct adc_journal* journal = NULL;
+  struct case_listeners listeners = {NULL, {0}};
   if (options->report_json != NULL) {
-    journal = adc_journal_open(options->report_json, session, n, &error);
-    if (journal == NULL) return bad_input(&error);
+    listeners.journal = adc_journal_open(options->report_json, session, n, &error);
+    if (listeners.journal == NULL) return bad_input(&error);
   }
+  FILE* console = options->tap ? stderr : stdout;
   struct adc_task_result* results = calloc(n, sizeof(*results));
   double started = adc_now_seconds();
-  if (results == NULL ||
-      adc_run_cases(session, cases, n, results, journal ? journal_case : NULL, journal, &error) != 0) {
-    if (results == NULL) adc_fail(&error, "out of memory");
+  adc_progress_start(&listeners.progress, stderr, n);
+  int ran = results == NULL ? adc_fail(&error, "out of memory")
+                            : adc_run_cases(session, cases, n, results, case_ended, &listeners, &error);
+  adc_progress_end(&listeners.progress);
+  if (ran != 0) {
     free(results);
-    adc_journal_close(journal, false);
+    adc_journal_close(listeners.journal, false);
     return bad_input(&error);
   }
   struct adc_run_outcome outcome = {adc_now_seconds() - started, adc_run_interrupted_by()};
-  adc_print_console_report(stdout, session, cases, results, n, &outcome, options->verbose);
-  printf("Wall time: %.3f s\n", outcome.wall_seconds);
+  struct adc_console_style style = {options->verbose, adc_console_wants_colour(console)};
+  adc_print_console_report(console, session, cases, results, n, &outcome, &style);
+  fprintf(console, "Wall time: %.3f s\n", outcome.wall_seconds);
   struct adc_summary summary = adc_summarize(cases, results, n);
   int exit_code = exit_status(&summary, &outcome);
-  if (journal != NULL) {
-    bool written =
-        adc_write_json_report(options->report_json, session, cases, results, n, &outcome, &error) == 0;
-    adc_journal_close(journal, written);
-    if (!written) exit_code = bad_input(&error);
+  /* The canonical record first: the journal goes only once it is written. */
+  bool written = options->report_json == NULL || adc_write_json_report(options->report_json, session, cases,
+                                                                       results, n, &outcome, &error) == 0;
+  adc_journal_close(listeners.journal, written);
+  if (!written || write_other_reports(options, session, cases, results, n, &outcome, console, &error) != 0) {
+    exit_code = bad_input(&error);
   }
   free(results);
   return exit_code;
@@ -147,6 +178,8 @@ int main(int argc, char** argv) {
     return bad_input(&error);
   }
   if (options.expect != NULL) session.expectations = &expectations;
+  session.argc = argc;
+  session.argv = argv;
 
   struct adc_case* cases = NULL;
   size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
@@ -163,6 +196,11 @@ int main(int argc, char** argv) {
         &error, "no case to run on device '%s'%s", session.device_option,
         options.n_filters ? " matches the --filter globs" : " (no rule of this catalogue applies to it)");
     exit_code = bad_input(&error);
+  } else if (options.report_json != NULL && adc_probe_devices(&session, &error) != 0) {
+    exit_code = bad_input(&error);
+  } else if (adc_run_interrupted_by() != 0) {
+    /* Interrupted while the devices were probed: nothing ran. */
+    exit_code = 128 + adc_run_interrupted_by();
   } else {
     exit_code = run_and_report(&options, &session, cases, n);
   }

@@ -17,6 +17,8 @@ enum {
   OPT_DEVICE,
   OPT_FIXTURES,
   OPT_REPORT_JSON,
+  OPT_JUNIT,
+  OPT_TAP,
   OPT_FILTER,
   OPT_EXPECT,
   OPT_SHARD,
@@ -40,8 +42,9 @@ void adc_print_usage(void) {
       "  --consumer PATH|reference   library tested as consumer\n"
       "                              Rules run for the sides named; a side not named is the\n"
       "                              bundled reference wherever a rule needs a partner.\n"
-      "  --prefix NAME               entry-point prefix of both libraries (e.g. nanoarrow);\n"
-      "                              guessed from the exported symbols when omitted\n"
+      "  --prefix NAME               entry-point prefix of the libraries named (e.g. nanoarrow),\n"
+      "                              not of the bundled reference; guessed from the exported\n"
+      "                              symbols when omitted\n"
       "  --producer-prefix NAME      prefix of the producer library alone\n"
       "  --consumer-prefix NAME      prefix of the consumer library alone\n"
       "  --device NAME|all           where the data lives: %s (default: cpu);\n"
@@ -54,20 +57,31 @@ void adc_print_usage(void) {
       "  --shard INDEX/COUNT         run shard INDEX (1 to COUNT) of the cases: every\n"
       "                              COUNT-th case of the list, starting at the INDEX-th\n"
       "  --list                      print the case IDs that would run, one per line\n"
-      "  --list-rules[=markdown]     print the rule IDs of the catalogue, one per line, or\n"
-      "                              the catalogue table of CONFORMANCE.md\n"
-      "  --report-json FILE          write a machine-readable report\n"
+      "  --list-rules[=ids|markdown|json]\n"
+      "                              print the rule IDs of the catalogue, one per line, the\n"
+      "                              catalogue table of CONFORMANCE.md, or every field of\n"
+      "                              every rule as a JSON array\n"
+      "  --report-json FILE          write the machine-readable report (the canonical record;\n"
+      "                              schema: harness/report/report.schema.json)\n"
+      "  --junit FILE                write a JUnit XML report (fail: failure; crash, timeout:\n"
+      "                              error; not_supported, unresolved: skipped)\n"
+      "  --tap                       TAP version 14 on standard output, one point per case;\n"
+      "                              the console report goes to standard error\n"
       "  --timeout SECONDS           per-case limit for every rule (default: the rule's own,\n"
       "                              else 10)\n"
       "  --jobs N                    cases run at once (default: online CPUs)\n"
       "  --memory-limit MIB          address space each case may take (RLIMIT_AS; default:\n"
       "                              none; not with sanitizer builds, which reserve far more)\n"
-      "  --verbose                   print the message of passing cases too\n"
+      "  --verbose                   one console line per case, with every message (default:\n"
+      "                              one line per rule that did not pass every case)\n"
       "  --help                      this text\n"
       "\n"
       "Case IDs read <device>/<rule id>/<fixture>. Exit status: 0 when no MUST rule ended\n"
       "in fail, crash or timeout (but as --expect expects); 1 when one did, or a case\n"
-      "matched by --expect ended otherwise; 2 on bad input.\n",
+      "matched by --expect ended otherwise; 2 on bad input; 128 + the signal when\n"
+      "SIGINT or SIGTERM interrupted the run.  With GITHUB_ACTIONS=true, rules that did\n"
+      "not pass become ::error/::warning annotations, and a summary is appended to\n"
+      "$GITHUB_STEP_SUMMARY.  Colour only on a terminal, and never with NO_COLOR set.\n",
       adc_device_names());
 }
 
@@ -102,8 +116,10 @@ static int parse_catalogue_format(const char* text, enum adc_catalogue_format* o
     *out = ADC_CATALOGUE_IDS;
   } else if (strcmp(text, "markdown") == 0) {
     *out = ADC_CATALOGUE_MARKDOWN;
+  } else if (strcmp(text, "json") == 0) {
+    *out = ADC_CATALOGUE_JSON;
   } else {
-    return adc_fail(error, "--list-rules takes 'ids' or 'markdown', not '%s'", text);
+    return adc_fail(error, "--list-rules takes 'ids', 'markdown' or 'json', not '%s'", text);
   }
   return 0;
 }
@@ -118,6 +134,8 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       {"device", required_argument, NULL, OPT_DEVICE},
       {"fixtures", required_argument, NULL, OPT_FIXTURES},
       {"report-json", required_argument, NULL, OPT_REPORT_JSON},
+      {"junit", required_argument, NULL, OPT_JUNIT},
+      {"tap", no_argument, NULL, OPT_TAP},
       {"filter", required_argument, NULL, OPT_FILTER},
       {"expect", required_argument, NULL, OPT_EXPECT},
       {"shard", required_argument, NULL, OPT_SHARD},
@@ -164,6 +182,12 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         break;
       case OPT_REPORT_JSON:
         out->report_json = optarg;
+        break;
+      case OPT_JUNIT:
+        out->junit = optarg;
+        break;
+      case OPT_TAP:
+        out->tap = true;
         break;
       case OPT_FILTER:
         if (out->n_filters == ADC_MAX_FILTERS)

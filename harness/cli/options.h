@@ -22,6 +22,8 @@ struct adc_options {
   const char* device;
   const char* fixtures_dir;
   const char* report_json;
+  const char* junit;  /* --junit FILE; NULL when not given */
+  bool tap;           /* TAP 14 on standard output; the console report goes to standard error */
   const char* expect; /* --expect FILE; NULL when not given */
   /* --shard INDEX/COUNT; 1/1 when not given. */
   int shard_index;

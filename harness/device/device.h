@@ -21,6 +21,14 @@
 #include "adc/arrow_c_abi.h"
 #include "support/error.h"
 
+/* What a device is, for the report's environment; "" where unknown or
+ * where the device has no such thing (the CPU has no driver). */
+struct adc_device_description {
+  char model[160];          /* "NVIDIA H100 80GB HBM3", the CPU's model name */
+  char driver_version[64];  /* the GPU driver's API version, "12.4" */
+  char runtime_version[64]; /* the runtime the harness loaded, "12.4" */
+};
+
 struct adc_device {
   const char* name;           /* as given to --device */
   ArrowDeviceType arrow_type; /* ARROW_DEVICE_* asked of producers */
@@ -43,6 +51,10 @@ struct adc_device {
   /* Each returns 0, or -1 with the reason in `error` (for probe, the
    * runtime's own words). */
   int (*probe)(const struct adc_device* device, struct adc_error* error);
+  /* Optional: fills what it can find out of `out` (zeroed by the caller),
+   * after a probe, whether the probe succeeded or not (a runtime without a
+   * GPU still has a version). */
+  void (*describe)(const struct adc_device* device, struct adc_device_description* out);
   /* Blocks until the work behind a producer's sync_event is done. */
   int (*wait_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
   int (*copy_to_host)(const struct adc_device* device, void* host, const void* source, size_t size,

@@ -23,6 +23,7 @@ static int cpu_wait_event(const struct adc_device* device, void* sync_event, str
       .host_accessible = true,                           \
       .batches_as_device_arrays = device_arrays,         \
       .probe = adc_host_probe,                           \
+      .describe = adc_host_describe,                     \
       .wait_event = cpu_wait_event,                      \
       .copy_to_host = adc_host_copy,                     \
       .copy_from_host = adc_host_copy,                   \

@@ -60,6 +60,7 @@ struct gpu_runtime {
   unsigned host_alloc_flags;      /* cudaHostAllocDefault, hipHostMallocDefault */
   unsigned managed_attach_global; /* cudaMemAttachGlobal, hipMemAttachGlobal */
   struct gpu_api api;             /* filled on first use, in a child */
+  void* handle;                   /* the runtime library, once loaded */
   bool loaded;
   char load_error[256];
 };
@@ -130,6 +131,7 @@ static int load(struct gpu_runtime* runtime, struct adc_error* error) {
    * into function pointers, which struct gpu_api holds in symbol order. */
   _Static_assert(sizeof(struct gpu_api) == sizeof(members), "one member per symbol");
   memcpy(&runtime->api, members, sizeof(members));
+  runtime->handle = handle;
   runtime->loaded = true;
   return 0;
 }
@@ -148,6 +150,58 @@ static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
   if (check(runtime, runtime->api.get_device_count(&count), counting, error) != 0) return -1;
   if (count <= device->device_id) return adc_fail(error, "%s found %d device(s)", counting, count);
   return check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error);
+}
+
+/* A version number as the runtime encodes it, as text: CUDA writes
+ * 1000 * major + 10 * minor, HIP 10000000 * major + 100000 * minor + patch. */
+static void put_version(const struct gpu_runtime* runtime, int version, char* out, size_t size) {
+  if (runtime == &cuda) {
+    snprintf(out, size, "%d.%d", version / 1000, version % 1000 / 10);
+  } else {
+    snprintf(out, size, "%d.%d.%d", version / 10000000, version / 100000 % 100, version % 100000);
+  }
+}
+
+/* The symbols are looked up here, not in struct gpu_api: describing is for
+ * the report only, and a runtime lacking them still runs every case. */
+static void gpu_describe(const struct adc_device* device, struct adc_device_description* out) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  struct adc_error ignored;
+  if (load(runtime, &ignored) != 0) return;
+  bool is_cuda = runtime == &cuda;
+  const char* version_symbols[2] = {is_cuda ? "cudaDriverGetVersion" : "hipDriverGetVersion",
+                                    is_cuda ? "cudaRuntimeGetVersion" : "hipRuntimeGetVersion"};
+  char* version_texts[2] = {out->driver_version, out->runtime_version};
+  for (int i = 0; i < 2; i++) {
+    int (*get_version)(int*) = NULL;
+    void* symbol = dlsym(runtime->handle, version_symbols[i]);
+    memcpy(&get_version, &symbol, sizeof(symbol)); /* as in load() */
+    int version = 0;
+    if (get_version != NULL && get_version(&version) == GPU_SUCCESS && version > 0) {
+      put_version(runtime, version, version_texts[i], sizeof(out->driver_version));
+    }
+  }
+  /* cudaDeviceProp and hipDeviceProp_t both begin with `char name[256]`;
+   * the buffer is larger than either.  Newer runtimes name the function
+   * with a suffix, older ones without. */
+  const char* const property_symbols[] = {
+      is_cuda ? "cudaGetDeviceProperties_v2" : "hipGetDevicePropertiesR0600",
+      is_cuda ? "cudaGetDeviceProperties" : "hipGetDeviceProperties"};
+  static union {
+    char name[256];
+    max_align_t align;
+    char bytes[16384];
+  } properties;
+  for (int i = 0; i < 2; i++) {
+    int (*get_properties)(void*, int) = NULL;
+    void* symbol = dlsym(runtime->handle, property_symbols[i]);
+    if (symbol == NULL) continue;
+    memcpy(&get_properties, &symbol, sizeof(symbol));
+    if (get_properties(&properties, (int)device->device_id) == GPU_SUCCESS) {
+      snprintf(out->model, sizeof(out->model), "%.*s", (int)strnlen(properties.name, 255), properties.name);
+    }
+    break;
+  }
 }
 
 static int gpu_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
@@ -341,6 +395,7 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
       .batches_as_device_arrays = true,                                                         \
       .backend = &variable##_backend,                                                           \
       .probe = gpu_probe,                                                                       \
+      .describe = gpu_describe,                                                                 \
       .wait_event = gpu_wait_event,                                                             \
       .copy_to_host = gpu_copy_to_host,                                                         \
       .copy_from_host = gpu_copy_from_host,                                                     \

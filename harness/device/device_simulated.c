@@ -6,6 +6,7 @@
  * Its queue is a worker thread running jobs in order, as a GPU stream runs
  * kernels and copies. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,13 @@ static void simulated_queue_free(struct adc_device_queue* queue) {
   free(queue);
 }
 
+static void simulated_describe(const struct adc_device* device, struct adc_device_description* out) {
+  adc_host_describe(device, out);
+  char host[sizeof(out->model)];
+  snprintf(host, sizeof(host), "%s", out->model[0] ? out->model : "the host");
+  snprintf(out->model, sizeof(out->model), "simulated asynchronous device on %.120s", host);
+}
+
 const struct adc_device adc_device_simulated = {
     .name = "simulated",
     .arrow_type = ADC_SIMULATED_DEVICE_TYPE,
@@ -210,6 +218,7 @@ const struct adc_device adc_device_simulated = {
     .host_accessible = false,
     .batches_as_device_arrays = true,
     .probe = adc_host_probe,
+    .describe = simulated_describe,
     .wait_event = simulated_wait_event,
     .copy_to_host = adc_host_copy,
     .copy_from_host = adc_host_copy,

@@ -1,5 +1,6 @@
 #include "device/host_memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,6 +11,24 @@ int adc_host_probe(const struct adc_device* device, struct adc_error* error) {
   (void)device;
   (void)error;
   return 0;
+}
+
+void adc_host_describe(const struct adc_device* device, struct adc_device_description* out) {
+  (void)device;
+  FILE* cpuinfo = fopen("/proc/cpuinfo", "r");
+  if (cpuinfo == NULL) return;
+  char line[512];
+  while (fgets(line, sizeof(line), cpuinfo) != NULL) {
+    /* "model name\t: AMD EPYC 7B13" on x86; other architectures differ, and
+     * their model stays unknown. */
+    if (strncmp(line, "model name", 10) != 0) continue;
+    const char* value = strchr(line, ':');
+    if (value == NULL) break;
+    value += strspn(value, ": \t");
+    snprintf(out->model, sizeof(out->model), "%.*s", (int)strcspn(value, "\n"), value);
+    break;
+  }
+  fclose(cpuinfo);
 }
 
 int adc_host_copy(const struct adc_device* device, void* destination, const void* source, size_t size,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "support/version.h"
 
 struct adc_journal {
   FILE* file;
@@ -41,6 +42,8 @@ struct adc_journal* adc_journal_open(const char* report_path, const struct adc_s
   }
   cJSON* header = cJSON_CreateObject();
   cJSON_AddStringToObject(header, "journal_of", "adc-conform " ADC_VERSION);
+  cJSON_AddNumberToObject(header, "schema_version", ADC_REPORT_SCHEMA_VERSION);
+  cJSON_AddItemToObject(header, "suite", adc_suite_json());
   cJSON_AddStringToObject(header, "device", session->device_option);
   cJSON_AddNumberToObject(header, "planned_cases", (double)n_cases);
   /* Each case line carries its entry: the journal reads as the report does. */

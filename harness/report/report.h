@@ -1,5 +1,6 @@
-/* Reports of a run: the console table, the JSON file and its journal; and
- * the rule catalogue as --list-rules prints it. */
+/* Reports of a run: the console, the JSON file (the canonical record) and
+ * its journal, JUnit XML, TAP, and GitHub Actions annotations and step
+ * summary; and the rule catalogue as --list-rules prints it. */
 #ifndef ADC_REPORT_H
 #define ADC_REPORT_H
 
@@ -24,6 +25,11 @@ struct adc_summary {
   size_t failing_run_cases;
 };
 
+/* Whether the case makes the exit status 1: a MUST case in fail, crash or
+ * timeout that no --expect entry matches, or a case that ended otherwise
+ * than the entry matching it says (unexpected_pass, unexpected_status). */
+bool adc_case_fails_run(const struct adc_case* c, enum adc_status status);
+
 struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n);
 
@@ -38,12 +44,28 @@ struct adc_run_outcome {
  * passed (a run that judged nothing shows nothing). */
 bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
 
+/* The verdict in words, as the console's last line begins: "CONFORMS",
+ * "DOES NOT CONFORM" (a MUST case failed, crashed or timed out), "NOT
+ * SHOWN TO CONFORM" (no MUST case passed) or "INCOMPLETE" (interrupted). */
+const char* adc_verdict_headline(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
+
 /* "SIGINT", "SIGTERM", ... */
 const char* adc_signal_name(int signal_number);
 
+struct adc_console_style {
+  bool verbose; /* one line per case, not per rule */
+  bool colour;  /* console_style.h: adc_console_wants_colour */
+};
 void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
                               const struct adc_task_result* results, size_t n,
-                              const struct adc_run_outcome* outcome, bool verbose);
+                              const struct adc_run_outcome* outcome, const struct adc_console_style* style);
+
+/* The version of the JSON report's shape (report.schema.json): raised when
+ * a key changes meaning or goes; new keys leave it as it is. */
+#define ADC_REPORT_SCHEMA_VERSION 1
+
+/* {"name", "version", "git_commit"}: what wrote a report or journal. */
+cJSON* adc_suite_json(void);
 
 /* One case as every report writes it (the caller owns the object). */
 cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* result);
@@ -53,10 +75,32 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
                           const struct adc_task_result* results, size_t n,
                           const struct adc_run_outcome* outcome, struct adc_error* error);
 
+/* JUnit XML (report_junit.c).  Returns 0, or -1 with the reason. */
+int adc_write_junit_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
+                           const struct adc_task_result* results, size_t n,
+                           const struct adc_run_outcome* outcome, struct adc_error* error);
+
+/* TAP version 14 (report_tap.c), the whole of `out`. */
+void adc_print_tap_report(FILE* out, const struct adc_case* cases, const struct adc_task_result* results,
+                          size_t n, const struct adc_run_outcome* outcome);
+
+/* GitHub Actions (report_github.c): whether the run is a step of a
+ * workflow (GITHUB_ACTIONS=true); an ::error (or ::warning) workflow
+ * command per rule that did not pass, on `out`; and a Markdown table of
+ * the run appended to the file $GITHUB_STEP_SUMMARY names, where it does
+ * (returns 0, or -1 with the reason). */
+bool adc_github_actions(void);
+void adc_print_github_annotations(FILE* out, const struct adc_case* cases,
+                                  const struct adc_task_result* results, size_t n);
+int adc_append_github_summary(const struct adc_session* session, const struct adc_case* cases,
+                              const struct adc_task_result* results, size_t n,
+                              const struct adc_run_outcome* outcome, struct adc_error* error);
+
 /* How --list-rules prints the catalogue. */
 enum adc_catalogue_format {
-  ADC_CATALOGUE_IDS,     /* one rule ID per line */
-  ADC_CATALOGUE_MARKDOWN /* the table of CONFORMANCE.md, one row per rule */
+  ADC_CATALOGUE_IDS,      /* one rule ID per line */
+  ADC_CATALOGUE_MARKDOWN, /* the table of CONFORMANCE.md, one row per rule */
+  ADC_CATALOGUE_JSON      /* a JSON array of the rules, every field of each, for tooling */
 };
 void adc_print_rule_catalogue(FILE* out, enum adc_catalogue_format format);
 

@@ -1,7 +1,13 @@
 /* The rule catalogue as --list-rules prints it.  The Markdown form is the
  * table of CONFORMANCE.md, row for row: tests/test_catalogue.c checks that
  * the document carries exactly these rows, so the code stays the one source
- * of every rule's ID, role, severity, reach, needs, sentence and method. */
+ * of every rule's ID, role, severity, reach, needs, sentence and method.
+ * The JSON form carries the same fields for tooling:
+ *   [{"id", "role", "severity", "clause", "sentence", "method",
+ *     "devices" (null: every device), "fixtures" (null: every fixture),
+ *     "needs": ["ExportBatchFromJson", ...], "needs_read_only_memory"}] */
+#include <stdlib.h>
+
 #include "report/report.h"
 
 const char* adc_role_name(enum adc_role role) {
@@ -59,7 +65,48 @@ static void put_markdown_row(FILE* out, const struct adc_rule* rule) {
   fputs(" |\n", out);
 }
 
+static cJSON* rule_json(const struct adc_rule* rule) {
+  cJSON* item = cJSON_CreateObject();
+  cJSON_AddStringToObject(item, "id", rule->id);
+  cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
+  cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
+  cJSON_AddStringToObject(item, "clause", rule->clause);
+  cJSON_AddStringToObject(item, "sentence", rule->sentence);
+  cJSON_AddStringToObject(item, "method", rule->method);
+  /* The descriptions read after "devices" and "fixtures with". */
+  if (rule->devices != NULL) {
+    cJSON_AddStringToObject(item, "devices", rule->devices->description);
+  } else {
+    cJSON_AddNullToObject(item, "devices");
+  }
+  if (rule->fixtures != NULL) {
+    cJSON_AddStringToObject(item, "fixtures", rule->fixtures->description);
+  } else {
+    cJSON_AddNullToObject(item, "fixtures");
+  }
+  cJSON* needs = cJSON_AddArrayToObject(item, "needs");
+  for (int i = 0; i < ADC_EP_COUNT; i++) {
+    if ((rule->needs & ADC_ENTRY_POINT_BIT(i)) == 0) continue;
+    cJSON_AddItemToArray(needs, cJSON_CreateString(adc_entry_point_name((enum adc_entry_point)i)));
+  }
+  cJSON_AddBoolToObject(item, "needs_read_only_memory", rule->needs_read_only_memory);
+  return item;
+}
+
+static void print_json_catalogue(FILE* out) {
+  cJSON* rules = cJSON_CreateArray();
+  for (size_t r = 0; r < adc_rule_count(); r++) cJSON_AddItemToArray(rules, rule_json(adc_rule_at(r)));
+  char* text = cJSON_Print(rules);
+  cJSON_Delete(rules);
+  if (text != NULL) fprintf(out, "%s\n", text);
+  free(text);
+}
+
 void adc_print_rule_catalogue(FILE* out, enum adc_catalogue_format format) {
+  if (format == ADC_CATALOGUE_JSON) {
+    print_json_catalogue(out);
+    return;
+  }
   if (format == ADC_CATALOGUE_MARKDOWN) {
     fputs(
         "| Rule ID | Role | Severity | Runs on | Needs | Spec clause and sentence | How the harness tests it "

@@ -1,22 +1,8 @@
-/* The console table: one line per case, grouped under its rule, then a
- * summary and the one-word outcome. */
+/* The console report: one line per rule that did not pass (or, with
+ * --verbose, one line per case), then a summary and the one-word outcome. */
+#include "report/console_parts.h"
+#include "report/console_style.h"
 #include "report/report.h"
-
-static const char* label(enum adc_status status) {
-  static const char* const labels[ADC_STATUS_COUNT] = {"PASS", "FAIL", "CRASH", "TIMEOUT",
-                                                       "N/S",  "WARN", "UNRES"};
-  return labels[status];
-}
-
-/* After a case matched by an --expect entry: how it ended against it. */
-static void put_expectation(FILE* out, const struct adc_session* session, const struct adc_expectation* e,
-                            enum adc_status status) {
-  enum adc_expectation_outcome outcome = adc_expectation_outcome(e, status);
-  fprintf(out, "  [%s: %s:%d expects %s", adc_expectation_outcome_name(outcome), session->expectations->path,
-          e->line, e->statuses_text);
-  if (outcome == ADC_UNEXPECTED_PASS) fputs("; remove the entry", out);
-  fprintf(out, ": %s]", e->reason);
-}
 
 /* The summary of an --expect run: each outcome, and whether the run met
  * the file. */
@@ -34,33 +20,10 @@ static void put_expectations_summary(FILE* out, const struct adc_session* sessio
   fprintf(out, "; %zu entr%s matched no case.\n", unmatched, unmatched == 1 ? "y" : "ies");
 }
 
-void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_task_result* results, size_t n,
-                              const struct adc_run_outcome* outcome, bool verbose) {
-  const struct adc_rule* current = NULL;
-  const struct adc_device* current_device = NULL;
-  for (size_t i = 0; i < n; i++) {
-    const struct adc_rule* rule = cases[i].rule;
-    if (cases[i].device != current_device && session->n_devices > 1) {
-      fprintf(out, "\n==== on %s ====\n", cases[i].device->name);
-      current = NULL;
-    }
-    current_device = cases[i].device;
-    if (rule != current) {
-      current = rule;
-      fprintf(out, "\n%s  [%s, %s]  spec: \"%s\"\n", rule->id, adc_role_name(rule->role),
-              adc_severity_name(rule->severity), rule->clause);
-    }
-    fprintf(out, "  %-7s %-28s %7.1f ms", label(results[i].status), cases[i].fixture->name,
-            results[i].seconds * 1000.0);
-    if (results[i].message[0] != '\0' && (results[i].status != ADC_PASS || verbose)) {
-      fprintf(out, "  %s", results[i].message);
-    }
-    if (cases[i].expectation != NULL) put_expectation(out, session, cases[i].expectation, results[i].status);
-    fputc('\n', out);
-  }
-  struct adc_summary summary = adc_summarize(cases, results, n);
-  fprintf(out, "\n%zu cases on ", n);
+/* "N cases on cpu, simulated: 40 pass, 2 fail." */
+static void put_counts_line(FILE* out, const struct adc_session* session, const struct adc_case* cases,
+                            size_t n, const struct adc_summary* summary) {
+  fprintf(out, "%zu cases on ", n);
   for (size_t d = 0, listed = 0; d < session->n_devices; d++) {
     bool has_cases = false;
     for (size_t i = 0; i < n && !has_cases; i++) has_cases = cases[i].device == session->devices[d];
@@ -69,38 +32,68 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
   fputc(':', out);
   const char* separator = " ";
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
-    if (summary.counts[s] == 0) continue;
-    fprintf(out, "%s%zu %s", separator, summary.counts[s], adc_status_name((enum adc_status)s));
+    if (summary->counts[s] == 0) continue;
+    fprintf(out, "%s%zu %s", separator, summary->counts[s], adc_status_name((enum adc_status)s));
     separator = ", ";
   }
   fprintf(out, ".\n");
-  if (session->expectations != NULL) put_expectations_summary(out, session, &summary);
+}
+
+/* Green for a run that conforms, red for one that does not, yellow for
+ * one that shows nothing either way (interrupted, or no MUST case passed). */
+static const char* verdict_colour(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  if (adc_run_conforms(summary, outcome)) return ADC_ANSI_GREEN;
+  if (outcome->interrupted_by == 0 && summary->failing_must_cases > 0) return ADC_ANSI_RED;
+  return ADC_ANSI_YELLOW;
+}
+
+static void put_verdict(FILE* out, const struct adc_session* session, const struct adc_summary* summary,
+                        const struct adc_run_outcome* outcome, bool colour) {
+  adc_put_colour(out, colour, verdict_colour(summary, outcome));
+  fprintf(out, "%s: ", adc_verdict_headline(summary, outcome));
   if (outcome->interrupted_by != 0) {
-    fprintf(out, "INCOMPLETE: the run was interrupted by %s; the cases it did not finish are unresolved.",
+    fprintf(out, "the run was interrupted by %s; the cases it did not finish are unresolved.",
             adc_signal_name(outcome->interrupted_by));
-  } else if (summary.failing_must_cases > 0) {
-    fprintf(out, "DOES NOT CONFORM: %zu MUST case(s) failed, crashed or timed out",
-            summary.failing_must_cases);
+  } else if (summary->failing_must_cases > 0) {
+    fprintf(out, "%zu MUST case(s) failed, crashed or timed out", summary->failing_must_cases);
     if (session->expectations != NULL) {
-      fprintf(out, " (%zu of them not expected)", summary.unexpected_failing_must_cases);
+      fprintf(out, " (%zu of them not expected)", summary->unexpected_failing_must_cases);
     }
     fputc('.', out);
-  } else if (summary.passing_must_cases == 0) {
-    fprintf(out, "NOT SHOWN TO CONFORM: no MUST case passed.");
+  } else if (summary->passing_must_cases == 0) {
+    fprintf(out, "no MUST case passed.");
   } else {
-    fprintf(out, "CONFORMS: no MUST rule failed.");
+    fprintf(out, "no MUST rule failed.");
   }
+  adc_put_colour(out, colour, ADC_ANSI_RESET);
   /* Beside the verdict, what it rests on. */
-  fprintf(out, " Coverage: %zu of %zu cases judged.\n", summary.judged_cases, summary.cases);
-  if (session->expectations != NULL) {
-    size_t mismatches = summary.outcomes[ADC_UNEXPECTED_PASS] + summary.outcomes[ADC_UNEXPECTED_STATUS];
-    if (summary.failing_run_cases == 0) {
-      fprintf(out, "EXPECTATIONS MET: every case ended as %s says.\n", session->expectations->path);
-    } else {
-      fprintf(out,
-              "EXPECTATIONS NOT MET: %zu case(s) ended otherwise than %s says; %zu MUST case(s) without an "
-              "entry failed, crashed or timed out.\n",
-              mismatches, session->expectations->path, summary.failing_run_cases - mismatches);
-    }
+  fprintf(out, " Coverage: %zu of %zu cases judged.\n", summary->judged_cases, summary->cases);
+}
+
+static void put_expectations_verdict(FILE* out, const struct adc_session* session,
+                                     const struct adc_summary* summary) {
+  size_t mismatches = summary->outcomes[ADC_UNEXPECTED_PASS] + summary->outcomes[ADC_UNEXPECTED_STATUS];
+  if (summary->failing_run_cases == 0) {
+    fprintf(out, "EXPECTATIONS MET: every case ended as %s says.\n", session->expectations->path);
+  } else {
+    fprintf(out,
+            "EXPECTATIONS NOT MET: %zu case(s) ended otherwise than %s says; %zu MUST case(s) without an "
+            "entry failed, crashed or timed out.\n",
+            mismatches, session->expectations->path, summary->failing_run_cases - mismatches);
   }
+}
+
+void adc_print_console_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
+                              const struct adc_task_result* results, size_t n,
+                              const struct adc_run_outcome* outcome, const struct adc_console_style* style) {
+  if (style->verbose) {
+    adc_console_put_cases(out, session, cases, results, n, style->colour);
+  } else {
+    adc_console_put_rules(out, session, cases, results, n, style->colour);
+  }
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  put_counts_line(out, session, cases, n, &summary);
+  if (session->expectations != NULL) put_expectations_summary(out, session, &summary);
+  put_verdict(out, session, &summary, outcome, style->colour);
+  if (session->expectations != NULL) put_expectations_verdict(out, session, &summary);
 }

@@ -1,5 +1,10 @@
-/* The machine-readable report:
- *   {"cases": [{"id", "rule", "role", "severity", "device", "fixture",
+/* The machine-readable report, the canonical record of a run; its JSON
+ * Schema is harness/report/report.schema.json (tests/test_reports.c
+ * validates reports against it):
+ *   {"schema_version": ADC_REPORT_SCHEMA_VERSION,
+ *    "suite": {"name", "version", "git_commit"},
+ *    "command_line": [argv[0], ...],
+ *    "cases": [{"id", "rule", "role", "severity", "device", "fixture",
  *               "status", "message", "duration_ms", "clause", "sentence",
  *               "method", and with --expect where an entry matched:
  *               "expectation": {"glob", "status", "reason", "line",
@@ -18,6 +23,7 @@
 #include <time.h>
 
 #include "report/report.h"
+#include "support/version.h"
 
 static cJSON* side_json(const struct adc_side* side) {
   cJSON* object = cJSON_CreateObject();
@@ -26,6 +32,72 @@ static cJSON* side_json(const struct adc_side* side) {
   cJSON_AddStringToObject(object, "prefix", side->prefix);
   cJSON_AddBoolToObject(object, "is_reference", side->is_reference);
   return object;
+}
+
+cJSON* adc_suite_json(void) {
+  cJSON* suite = cJSON_CreateObject();
+  cJSON_AddStringToObject(suite, "name", "adc-conform");
+  cJSON_AddStringToObject(suite, "version", ADC_VERSION);
+  cJSON_AddStringToObject(suite, "git_commit", ADC_GIT_COMMIT);
+  return suite;
+}
+
+/* What the device is, as its probe in a child process found (see
+ * runner/device_probe.h); a device not probed has only its name and ABI
+ * values. */
+static cJSON* device_json(const struct adc_device* device, const struct adc_device_facts* facts) {
+  cJSON* object = cJSON_CreateObject();
+  cJSON_AddStringToObject(object, "name", device->name);
+  cJSON_AddNumberToObject(object, "arrow_device_type", (double)device->arrow_type);
+  cJSON_AddNumberToObject(object, "device_id", (double)device->device_id);
+  if (device->event_type != NULL) cJSON_AddStringToObject(object, "event_type", device->event_type);
+  if (!facts->probed) return object;
+  cJSON_AddBoolToObject(object, "available", facts->available);
+  if (!facts->available) cJSON_AddStringToObject(object, "unavailable_reason", facts->reason);
+  const struct adc_device_description* description = &facts->description;
+  if (description->model[0]) cJSON_AddStringToObject(object, "model", description->model);
+  if (description->driver_version[0])
+    cJSON_AddStringToObject(object, "driver_version", description->driver_version);
+  if (description->runtime_version[0]) {
+    cJSON_AddStringToObject(object, "runtime_version", description->runtime_version);
+  }
+  return object;
+}
+
+/* The distribution's own name for itself, from os-release(5); NULL when
+ * there is none. */
+static cJSON* os_pretty_name(void) {
+  FILE* f = fopen("/etc/os-release", "r");
+  if (f == NULL) return NULL;
+  char line[512];
+  cJSON* name = NULL;
+  while (name == NULL && fgets(line, sizeof(line), f) != NULL) {
+    if (strncmp(line, "PRETTY_NAME=", 12) != 0) continue;
+    char* value = line + 12;
+    value[strcspn(value, "\n")] = '\0';
+    size_t length = strlen(value);
+    if (length >= 2 && value[0] == '"' && value[length - 1] == '"') {
+      value[length - 1] = '\0';
+      value++;
+    }
+    name = cJSON_CreateString(value);
+  }
+  fclose(f);
+  return name;
+}
+
+static cJSON* os_json(void) {
+  cJSON* os = cJSON_CreateObject();
+  struct utsname host;
+  if (uname(&host) == 0) {
+    cJSON_AddStringToObject(os, "sysname", host.sysname);
+    cJSON_AddStringToObject(os, "release", host.release);
+    cJSON_AddStringToObject(os, "version", host.version);
+    cJSON_AddStringToObject(os, "machine", host.machine);
+  }
+  cJSON* pretty = os_pretty_name();
+  if (pretty != NULL) cJSON_AddItemToObject(os, "pretty_name", pretty);
+  return os;
 }
 
 static const char* sanitizers(void) {
@@ -44,7 +116,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddStringToObject(env, "device", session->device_option);
   cJSON* devices = cJSON_AddArrayToObject(env, "devices");
   for (size_t d = 0; d < session->n_devices; d++) {
-    cJSON_AddItemToArray(devices, cJSON_CreateString(session->devices[d]->name));
+    cJSON_AddItemToArray(devices, device_json(session->devices[d], &session->device_facts[d]));
   }
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
   if (session->expectations != NULL)
@@ -56,6 +128,8 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddNumberToObject(env, "jobs", session->jobs);
   cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
   cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());
+  cJSON_AddStringToObject(env, "compiler", ADC_COMPILER);
+  cJSON_AddItemToObject(env, "os", os_json());
   struct utsname host;
   if (uname(&host) == 0) {
     cJSON_AddStringToObject(env, "host", host.nodename);
@@ -114,6 +188,11 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
                           const struct adc_task_result* results, size_t n,
                           const struct adc_run_outcome* outcome, struct adc_error* error) {
   cJSON* root = cJSON_CreateObject();
+  cJSON_AddNumberToObject(root, "schema_version", ADC_REPORT_SCHEMA_VERSION);
+  cJSON_AddItemToObject(root, "suite", adc_suite_json());
+  cJSON* command_line = cJSON_AddArrayToObject(root, "command_line");
+  for (int a = 0; a < session->argc; a++)
+    cJSON_AddItemToArray(command_line, cJSON_CreateString(session->argv[a]));
   cJSON* list = cJSON_AddArrayToObject(root, "cases");
   for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(&cases[i], &results[i]));
   struct adc_summary summary = adc_summarize(cases, results, n);

@@ -4,6 +4,11 @@
 
 #include "report/report.h"
 
+bool adc_case_fails_run(const struct adc_case* c, enum adc_status status) {
+  if (c->expectation != NULL) return adc_expectation_outcome(c->expectation, status) != ADC_EXPECTED_FAIL;
+  return c->rule->severity == ADC_MUST && adc_status_fails_run(status);
+}
+
 struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n) {
   struct adc_summary summary;
@@ -17,15 +22,11 @@ struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_
     if (must && status == ADC_PASS) summary.passing_must_cases++;
     bool failing_must = must && adc_status_fails_run(status);
     if (failing_must) summary.failing_must_cases++;
-    if (cases[i].expectation == NULL) {
-      if (failing_must) summary.unexpected_failing_must_cases++;
-      if (failing_must) summary.failing_run_cases++;
-      continue;
-    }
-    enum adc_expectation_outcome outcome = adc_expectation_outcome(cases[i].expectation, status);
-    summary.outcomes[outcome]++;
-    if (failing_must && outcome != ADC_EXPECTED_FAIL) summary.unexpected_failing_must_cases++;
-    if (outcome != ADC_EXPECTED_FAIL) summary.failing_run_cases++;
+    bool fails_run = adc_case_fails_run(&cases[i], status);
+    if (fails_run) summary.failing_run_cases++;
+    if (failing_must && fails_run) summary.unexpected_failing_must_cases++;
+    if (cases[i].expectation != NULL)
+      summary.outcomes[adc_expectation_outcome(cases[i].expectation, status)]++;
   }
   return summary;
 }
@@ -33,6 +34,13 @@ struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_
 /* An interrupted run proves nothing about the cases it did not finish. */
 bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
   return outcome->interrupted_by == 0 && summary->failing_must_cases == 0 && summary->passing_must_cases > 0;
+}
+
+const char* adc_verdict_headline(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  if (outcome->interrupted_by != 0) return "INCOMPLETE";
+  if (summary->failing_must_cases > 0) return "DOES NOT CONFORM";
+  if (summary->passing_must_cases == 0) return "NOT SHOWN TO CONFORM";
+  return "CONFORMS";
 }
 
 const char* adc_signal_name(int signal_number) {

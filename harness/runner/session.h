@@ -35,6 +35,15 @@ struct adc_side {
   struct adc_task_result load_verdict;
 };
 
+/* What probing a device in a child process found, for the report's
+ * environment (runner/device_probe.h). */
+struct adc_device_facts {
+  bool probed;
+  bool available;
+  char reason[512]; /* why it is unavailable, in the runtime's words */
+  struct adc_device_description description;
+};
+
 struct adc_session {
   struct adc_side producer;
   struct adc_side consumer;
@@ -43,6 +52,12 @@ struct adc_session {
   const struct adc_device* devices[ADC_MAX_DEVICES];
   size_t n_devices;
   const char* device_option; /* as given: "cpu", "all", ... */
+  /* Filled by adc_probe_devices, in the order of `devices`; untouched
+   * (probed false) when no report lists the devices. */
+  struct adc_device_facts device_facts[ADC_MAX_DEVICES];
+  /* The command line exactly as given, program name first. */
+  int argc;
+  char* const* argv;
   char fixtures_dir[4096];
   struct adc_fixture* fixtures;
   size_t n_fixtures;

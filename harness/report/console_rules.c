@@ -1,0 +1,104 @@
+/* The console by default: one line per rule that did not pass every case,
+ * across every device of the run, so that a run of several hundred cases
+ * fits on a screen and still names each rule worth reading about.  The
+ * cases themselves are in --verbose and in the JSON report. */
+#include <stdint.h>
+#include <string.h>
+
+#include "report/console_parts.h"
+#include "report/console_style.h"
+#include "report/report.h"
+#include "report/rule_tally.h"
+
+/* Enough of a message to recognise it; the JSON report has all of it. */
+#define MESSAGE_BYTES 160
+
+static void put_counts(FILE* out, const struct adc_rule_tally* entry) {
+  const char* separator = "";
+  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
+    if (entry->counts[s] == 0) continue;
+    fprintf(out, "%s%zu %s", separator, entry->counts[s], adc_status_name((enum adc_status)s));
+    separator = ", ";
+  }
+  separator = " [";
+  for (int o = 0; o < ADC_OUTCOME_COUNT; o++) {
+    if (entry->outcomes[o] == 0) continue;
+    fprintf(out, "%s%zu %s", separator, entry->outcomes[o],
+            adc_expectation_outcome_name((enum adc_expectation_outcome)o));
+    separator = ", ";
+  }
+  if (separator[0] == ',') fputc(']', out);
+}
+
+/* A rule is worth a line when a case did not pass, or passed against an
+ * --expect entry (which should then go). */
+static bool worth_a_line(const struct adc_rule_tally* entry) {
+  return entry->first_problem != SIZE_MAX || entry->outcomes[ADC_UNEXPECTED_PASS] > 0;
+}
+
+static void put_rule_line(FILE* out, const struct adc_rule_tally* entry, const struct adc_case* cases,
+                          const struct adc_task_result* results, int id_width, bool colour) {
+  adc_put_status_label(out, adc_tally_worst(entry, results), 7, colour);
+  fprintf(out, " %-*s %-6s ", id_width, entry->rule->id, adc_severity_name(entry->rule->severity));
+  put_counts(out, entry);
+  if (entry->first_problem == SIZE_MAX) {
+    fputc('\n', out);
+    return;
+  }
+  const struct adc_case* problem = &cases[entry->first_problem];
+  /* The case the message is from, without the rule's ID, which is on the line. */
+  fprintf(out, "; %s/%s: ", problem->device->name, problem->fixture->name);
+  adc_put_one_line(out, results[entry->first_problem].message, MESSAGE_BYTES);
+  fputc('\n', out);
+}
+
+/* Devices that were not there, one line per reason (the GPU devices of one
+ * runtime share theirs). */
+static void put_unavailable(FILE* out, const struct adc_tally* tally, const struct adc_task_result* results) {
+  bool said[ADC_MAX_DEVICES] = {false};
+  for (size_t d = 0; d < tally->n_unavailable; d++) {
+    if (said[d]) continue;
+    const char* reason = results[tally->unavailable[d].example].message;
+    size_t cases = 0;
+    fputs("Unavailable: ", out);
+    for (size_t e = d; e < tally->n_unavailable; e++) {
+      if (said[e] || strcmp(results[tally->unavailable[e].example].message, reason) != 0) continue;
+      said[e] = true;
+      cases += tally->unavailable[e].cases;
+      fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device->name);
+    }
+    fprintf(out, " (%zu cases not_supported): ", cases);
+    adc_put_one_line(out, reason, MESSAGE_BYTES);
+    fputc('\n', out);
+  }
+}
+
+void adc_console_put_rules(FILE* out, const struct adc_session* session, const struct adc_case* cases,
+                           const struct adc_task_result* results, size_t n, bool colour) {
+  (void)session;
+  struct adc_tally tally;
+  if (adc_tally_rules(cases, results, n, &tally) != 0) {
+    fputs("(out of memory: no table of rules)\n", out);
+    return;
+  }
+  int id_width = 0;
+  size_t passed = 0;
+  for (size_t r = 0; r < tally.n_rules; r++) {
+    int width = (int)strlen(tally.rules[r].rule->id);
+    if (!worth_a_line(&tally.rules[r])) {
+      passed++;
+    } else if (width > id_width) {
+      id_width = width;
+    }
+  }
+  for (size_t r = 0; r < tally.n_rules; r++) {
+    if (worth_a_line(&tally.rules[r])) put_rule_line(out, &tally.rules[r], cases, results, id_width, colour);
+  }
+  if (tally.n_rules > 0 && passed == tally.n_rules) {
+    fprintf(out, "Every rule (%zu) passed every case.\n", passed);
+  } else if (tally.n_rules > 0) {
+    fprintf(out, "%zu other rule(s) passed every case (--verbose lists every case).\n", passed);
+  }
+  put_unavailable(out, &tally, results);
+  adc_tally_free(&tally);
+}

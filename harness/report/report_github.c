@@ -1,0 +1,176 @@
+/* GitHub Actions, when the run is a step of a workflow (GITHUB_ACTIONS is
+ * "true", as the runner sets it):
+ *   - a workflow command per rule that did not pass, on the console's
+ *     stream: ::error for a rule with a case that fails the run, ::warning
+ *     for one whose shortfalls do not (SHOULD rules, expected failures).
+ *     One per rule, not per case: GitHub shows only the first few
+ *     annotations of a step.
+ *   - a Markdown summary appended to the file $GITHUB_STEP_SUMMARY names:
+ *     the verdict, the cases per status, and a table of the rules that did
+ *     not pass (the same rows as the default console, rule_tally.h).
+ * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "report/rule_tally.h"
+#include "support/version.h"
+
+/* Enough of a message for an annotation or a table cell; the JSON report
+ * has all of it. */
+#define MESSAGE_BYTES 300
+
+bool adc_github_actions(void) {
+  const char* value = getenv("GITHUB_ACTIONS");
+  return value != NULL && strcmp(value, "true") == 0;
+}
+
+/* Workflow command data escape '%', CR and LF; a property value also ':'
+ * and ','. */
+static void put_command_text(FILE* out, const char* text, bool property) {
+  for (const char* p = text; *p; p++) {
+    switch (*p) {
+      case '%':
+        fputs("%25", out);
+        break;
+      case '\r':
+        fputs("%0D", out);
+        break;
+      case '\n':
+        fputs("%0A", out);
+        break;
+      case ':':
+        fputs(property ? "%3A" : ":", out);
+        break;
+      case ',':
+        fputs(property ? "%2C" : ",", out);
+        break;
+      default:
+        fputc(*p, out);
+    }
+  }
+}
+
+/* "2 pass, 4 fail" */
+static void format_counts(char* out, size_t size, const struct adc_rule_tally* entry) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int s = 0; s < ADC_STATUS_COUNT && used < size; s++) {
+    if (entry->counts[s] == 0) continue;
+    used += (size_t)snprintf(out + used, size - used, "%s%zu %s", used ? ", " : "", entry->counts[s],
+                             adc_status_name((enum adc_status)s));
+  }
+}
+
+void adc_print_github_annotations(FILE* out, const struct adc_case* cases,
+                                  const struct adc_task_result* results, size_t n) {
+  struct adc_tally tally;
+  if (adc_tally_rules(cases, results, n, &tally) != 0) return;
+  for (size_t r = 0; r < tally.n_rules; r++) {
+    const struct adc_rule_tally* entry = &tally.rules[r];
+    enum adc_status worst = adc_tally_worst(entry, results);
+    bool shortfall = adc_status_fails_run(worst) || worst == ADC_WARNING;
+    if (entry->failing_run_cases == 0 && !shortfall) continue;
+    char title[256];
+    snprintf(title, sizeof(title), "adc-conform: %s (%s)", entry->rule->id,
+             adc_severity_name(entry->rule->severity));
+    char counts[256];
+    format_counts(counts, sizeof(counts), entry);
+    fprintf(out, "::%s title=", entry->failing_run_cases > 0 ? "error" : "warning");
+    put_command_text(out, title, true);
+    fputs("::", out);
+    char text[2048];
+    if (entry->first_problem == SIZE_MAX) {
+      snprintf(text, sizeof(text), "%s: every case passed, against an --expect entry that expects otherwise",
+               counts);
+    } else {
+      snprintf(text, sizeof(text), "%s. First: %s: %.*s\nspec, %s: \"%s\"", counts,
+               cases[entry->first_problem].id, MESSAGE_BYTES, results[entry->first_problem].message,
+               entry->rule->clause, entry->rule->sentence);
+    }
+    put_command_text(out, text, false);
+    fputc('\n', out);
+  }
+  adc_tally_free(&tally);
+}
+
+/* Text inside a Markdown table cell, on one line: '|' would end the cell. */
+static void put_cell(FILE* out, const char* text, size_t max_bytes) {
+  size_t i = 0;
+  for (; text[i] != '\0' && i < max_bytes; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '|') fputc('\\', out);
+    fputc(c < 0x20 ? ' ' : c, out);
+  }
+  /* Finish the UTF-8 character the limit fell inside. */
+  for (; ((unsigned char)text[i] & 0xC0) == 0x80; i++) fputc(text[i], out);
+  if (text[i] != '\0') fputs("...", out);
+}
+
+static void put_rules_table(FILE* out, const struct adc_case* cases, const struct adc_task_result* results,
+                            const struct adc_tally* tally) {
+  size_t passed = 0;
+  bool header = false;
+  for (size_t r = 0; r < tally->n_rules; r++) {
+    const struct adc_rule_tally* entry = &tally->rules[r];
+    if (entry->first_problem == SIZE_MAX && entry->failing_run_cases == 0) {
+      passed++;
+      continue;
+    }
+    if (!header) {
+      fputs("| Rule | Severity | Worst | Cases | First problem |\n|---|---|---|---|---|\n", out);
+      header = true;
+    }
+    char counts[256];
+    format_counts(counts, sizeof(counts), entry);
+    fprintf(out, "| `%s` | %s | %s | %s | ", entry->rule->id, adc_severity_name(entry->rule->severity),
+            adc_status_name(adc_tally_worst(entry, results)), counts);
+    if (entry->first_problem != SIZE_MAX) {
+      fprintf(out, "`%s`: ", cases[entry->first_problem].id);
+      put_cell(out, results[entry->first_problem].message, MESSAGE_BYTES);
+    }
+    fputs(" |\n", out);
+  }
+  fprintf(out, "\n%zu rule(s) passed every case.\n", passed);
+  for (size_t d = 0; d < tally->n_unavailable; d++) {
+    fprintf(out, "\nUnavailable: `%s` (%zu cases not_supported): ", tally->unavailable[d].device->name,
+            tally->unavailable[d].cases);
+    put_cell(out, results[tally->unavailable[d].example].message, MESSAGE_BYTES);
+    fputc('\n', out);
+  }
+}
+
+int adc_append_github_summary(const struct adc_session* session, const struct adc_case* cases,
+                              const struct adc_task_result* results, size_t n,
+                              const struct adc_run_outcome* outcome, struct adc_error* error) {
+  const char* path = getenv("GITHUB_STEP_SUMMARY");
+  if (path == NULL || path[0] == '\0') return 0;
+  struct adc_tally tally;
+  if (adc_tally_rules(cases, results, n, &tally) != 0) return adc_fail(error, "out of memory");
+  FILE* out = fopen(path, "a");
+  if (out == NULL) {
+    adc_tally_free(&tally);
+    return adc_fail(error, "cannot append to GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
+  }
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  fprintf(out, "## adc-conform: %s\n\n", adc_verdict_headline(&summary, outcome));
+  fprintf(out, "adc-conform %s (commit `%.12s`), device `%s`", ADC_VERSION, ADC_GIT_COMMIT,
+          session->device_option);
+  if (session->producer.tested) fprintf(out, ", producer `%s`", session->producer.path);
+  if (session->consumer.tested) fprintf(out, ", consumer `%s`", session->consumer.path);
+  fprintf(out, ". Coverage: %zu of %zu cases judged; %zu case(s) fail the run.\n\n", summary.judged_cases,
+          summary.cases, summary.failing_run_cases);
+  fputs("| Status | Cases |\n|---|---|\n", out);
+  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
+    if (summary.counts[s] > 0)
+      fprintf(out, "| %s | %zu |\n", adc_status_name((enum adc_status)s), summary.counts[s]);
+  }
+  fputc('\n', out);
+  put_rules_table(out, cases, results, &tally);
+  fputc('\n', out);
+  adc_tally_free(&tally);
+  if (fclose(out) != 0) return adc_fail(error, "cannot append to GITHUB_STEP_SUMMARY '%s'", path);
+  return 0;
+}

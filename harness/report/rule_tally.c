@@ -1,0 +1,99 @@
+#include "report/rule_tally.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* How much a status says about the library: the first problem shown is the
+ * first case of the highest rank. */
+static int rank(enum adc_status status) {
+  switch (status) {
+    case ADC_FAIL:
+    case ADC_CRASH:
+    case ADC_TIMEOUT:
+      return 4;
+    case ADC_WARNING:
+      return 3;
+    case ADC_UNRESOLVED:
+      return 2;
+    case ADC_NOT_SUPPORTED:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Finds the devices whose every case ended not_supported with one message. */
+static void find_unavailable(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
+                             struct adc_tally* out) {
+  const struct adc_device* seen[ADC_MAX_DEVICES];
+  size_t n_seen = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct adc_device* device = cases[i].device;
+    bool known = false;
+    for (size_t d = 0; d < n_seen && !known; d++) known = seen[d] == device;
+    if (known || n_seen == ADC_MAX_DEVICES) continue;
+    seen[n_seen++] = device;
+    size_t count = 0;
+    bool uniform = true;
+    for (size_t j = i; j < n && uniform; j++) {
+      if (cases[j].device != device) continue;
+      count++;
+      uniform = results[j].status == ADC_NOT_SUPPORTED && strcmp(results[j].message, results[i].message) == 0;
+    }
+    if (uniform) out->unavailable[out->n_unavailable++] = (struct adc_unavailable_device){device, count, i};
+  }
+}
+
+static bool is_unavailable(const struct adc_tally* tally, const struct adc_device* device) {
+  for (size_t d = 0; d < tally->n_unavailable; d++) {
+    if (tally->unavailable[d].device == device) return true;
+  }
+  return false;
+}
+
+static struct adc_rule_tally* rule_entry(struct adc_tally* tally, const struct adc_rule* rule) {
+  for (size_t r = 0; r < tally->n_rules; r++) {
+    if (tally->rules[r].rule == rule) return &tally->rules[r];
+  }
+  struct adc_rule_tally* entry = &tally->rules[tally->n_rules++];
+  memset(entry, 0, sizeof(*entry));
+  entry->rule = rule;
+  entry->first_problem = SIZE_MAX;
+  return entry;
+}
+
+int adc_tally_rules(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
+                    struct adc_tally* out) {
+  memset(out, 0, sizeof(*out));
+  /* At most one entry per case. */
+  out->rules = calloc(n ? n : 1, sizeof(*out->rules));
+  if (out->rules == NULL) return -1;
+  find_unavailable(cases, results, n, out);
+  for (size_t i = 0; i < n; i++) {
+    if (is_unavailable(out, cases[i].device)) continue;
+    struct adc_rule_tally* entry = rule_entry(out, cases[i].rule);
+    enum adc_status status = results[i].status;
+    entry->cases++;
+    entry->counts[status]++;
+    entry->failing_run_cases += adc_case_fails_run(&cases[i], status);
+    if (cases[i].expectation != NULL)
+      entry->outcomes[adc_expectation_outcome(cases[i].expectation, status)]++;
+    if (status == ADC_PASS) continue;
+    if (entry->first_problem == SIZE_MAX || rank(status) > rank(results[entry->first_problem].status)) {
+      entry->first_problem = i;
+    }
+  }
+  return 0;
+}
+
+void adc_tally_free(struct adc_tally* tally) {
+  free(tally->rules);
+  tally->rules = NULL;
+}
+
+enum adc_status adc_tally_worst(const struct adc_rule_tally* rule, const struct adc_task_result* results) {
+  return rule->first_problem == SIZE_MAX ? ADC_PASS : results[rule->first_problem].status;
+}

@@ -1,0 +1,65 @@
+#include "runner/device_probe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "runner/task_runner.h"
+#include "runner/wire.h"
+
+/* A probe's verdict carries its findings as four lines: the reason the
+ * device is unavailable ("" when it is available), the model, the driver
+ * version and the runtime version. */
+#define FIELD_SEPARATOR '\n'
+
+/* Long enough for a runtime that starts slowly; a hang is only a device
+ * the report cannot describe. */
+#define PROBE_TIMEOUT_SECONDS 30.0
+
+static void probe_in_child(const void* argument, int verdict_fd) {
+  const struct adc_device* device = argument;
+  struct adc_error unavailable;
+  memset(&unavailable, 0, sizeof(unavailable));
+  bool available = device->probe(device, &unavailable) == 0;
+  struct adc_device_description description;
+  memset(&description, 0, sizeof(description));
+  if (device->describe != NULL) device->describe(device, &description);
+  char message[sizeof(((struct adc_wire_verdict*)0)->message)];
+  snprintf(message, sizeof(message), "%.500s%c%.159s%c%.63s%c%.63s", available ? "" : unavailable.message,
+           FIELD_SEPARATOR, description.model, FIELD_SEPARATOR, description.driver_version, FIELD_SEPARATOR,
+           description.runtime_version);
+  adc_wire_send(verdict_fd, available ? ADC_PASS : ADC_NOT_SUPPORTED, message);
+}
+
+/* Copies the next field of `*text` into `out` and steps past it. */
+static void take_field(const char** text, char* out, size_t size) {
+  size_t length = strcspn(*text, (const char[]){FIELD_SEPARATOR, '\0'});
+  snprintf(out, size, "%.*s", (int)length, *text);
+  *text += length + ((*text)[length] != '\0');
+}
+
+int adc_probe_devices(struct adc_session* session, struct adc_error* error) {
+  struct adc_task tasks[ADC_MAX_DEVICES];
+  struct adc_task_result results[ADC_MAX_DEVICES];
+  for (size_t d = 0; d < session->n_devices; d++) {
+    tasks[d] = (struct adc_task){probe_in_child, session->devices[d], PROBE_TIMEOUT_SECONDS};
+  }
+  struct adc_task_run run = {session->jobs, 0, NULL, NULL};
+  if (adc_run_tasks(tasks, session->n_devices, &run, results, error) != 0) return -1;
+  for (size_t d = 0; d < session->n_devices; d++) {
+    struct adc_device_facts* facts = &session->device_facts[d];
+    memset(facts, 0, sizeof(*facts));
+    facts->probed = true;
+    facts->available = results[d].status == ADC_PASS;
+    if (results[d].status != ADC_PASS && results[d].status != ADC_NOT_SUPPORTED) {
+      /* The probe itself crashed or hung: its message says how. */
+      snprintf(facts->reason, sizeof(facts->reason), "probing the device: %.480s", results[d].message);
+      continue;
+    }
+    const char* text = results[d].message;
+    take_field(&text, facts->reason, sizeof(facts->reason));
+    take_field(&text, facts->description.model, sizeof(facts->description.model));
+    take_field(&text, facts->description.driver_version, sizeof(facts->description.driver_version));
+    take_field(&text, facts->description.runtime_version, sizeof(facts->description.runtime_version));
+  }
+  return 0;
+}
