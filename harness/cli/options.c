@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/subcommands.h"
 #include "device/device.h"
 
 enum {
@@ -83,6 +84,7 @@ void adc_print_usage(void) {
       "not pass become ::error/::warning annotations, and a summary is appended to\n"
       "$GITHUB_STEP_SUMMARY.  Colour only on a terminal, and never with NO_COLOR set.\n",
       adc_device_names());
+  adc_print_subcommands();
 }
 
 static int parse_number(const char* option, const char* text, double minimum, double* out,

@@ -1,0 +1,205 @@
+/* The main command of adc-conform: settle the session (libraries,
+ * prefixes, device, fixtures), plan the cases, hand them to the runner and
+ * report them.  The parent never loads a library under test nor a GPU
+ * runtime itself.  Every error of the harness's own comes back here and is
+ * printed as one line. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/install_layout.h"
+#include "cli/library_sides.h"
+#include "cli/options.h"
+#include "cli/subcommands.h"
+#include "report/console_style.h"
+#include "report/journal.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "runner/case_plan.h"
+#include "runner/device_probe.h"
+#include "runner/fixture_set.h"
+#include "runner/runner.h"
+#include "support/clock.h"
+
+/* Settles everything a run works from; returns 0, or -1 with the reason. */
+static int settle_session(const struct adc_options* options, struct adc_session* session,
+                          struct adc_error* error) {
+  memset(session, 0, sizeof(*session));
+  session->timeout_seconds = options->timeout_seconds;
+  session->jobs = options->jobs;
+  session->memory_limit_mib = (size_t)options->memory_limit_mib;
+  session->device_option = options->device;
+  if (strcmp(options->device, "all") == 0) {
+    for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_DEVICES; d++) {
+      session->devices[session->n_devices++] = adc_device_at(d);
+    }
+  } else if ((session->devices[0] = adc_device_find(options->device)) != NULL) {
+    session->n_devices = 1;
+  } else {
+    return adc_fail(error, "unknown device '%s' (known: %s, or all)", options->device, adc_device_names());
+  }
+  char reference[PATH_MAX];
+  adc_find_reference_library(reference, sizeof(reference));
+  double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
+                      load_timeout, &session->producer, error) != 0) {
+    return -1;
+  }
+  if (adc_settle_side("consumer", options->consumer, options->consumer_prefix, options->prefix, reference,
+                      load_timeout, &session->consumer, error) != 0) {
+    return -1;
+  }
+  if (options->fixtures_dir != NULL) {
+    snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s", options->fixtures_dir);
+  } else {
+    adc_find_fixtures_dir(session->fixtures_dir, sizeof(session->fixtures_dir));
+  }
+  return adc_load_fixtures(session, error);
+}
+
+/* What hears of each case as it ends. */
+struct case_listeners {
+  struct adc_journal* journal; /* NULL without --report-json */
+  struct adc_progress progress;
+};
+
+static void case_ended(const struct adc_case* c, const struct adc_task_result* result, void* context) {
+  struct case_listeners* listeners = context;
+  if (listeners->journal != NULL) adc_journal_add(listeners->journal, c, result);
+  adc_progress_case_ended(&listeners->progress, result->status);
+}
+
+/* The exit status of a run: 1 when a MUST case failed, crashed or timed
+ * out and no --expect entry expected it, or a case matched by an entry
+ * ended otherwise; 128 + the signal when the run was interrupted (as a
+ * shell reports a command it signalled); else 0. */
+static int exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  if (outcome->interrupted_by != 0) return 128 + outcome->interrupted_by;
+  return summary->failing_run_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* An entry that matches no case of the run is likely stale or misspelt
+ * (or left out by --filter): said, but not a failure. */
+static void warn_unmatched(const struct adc_expectations* expectations) {
+  for (size_t e = 0; e < expectations->n_entries; e++) {
+    const struct adc_expectation* entry = &expectations->entries[e];
+    if (entry->matched_cases > 0) continue;
+    fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this run\n", expectations->path,
+            entry->line, entry->glob);
+  }
+}
+
+/* The reports written after the run besides the console and the JSON
+ * report: returns 0, or -1 with the reason. */
+static int write_other_reports(const struct adc_options* options, const struct adc_session* session,
+                               const struct adc_case* cases, const struct adc_task_result* results, size_t n,
+                               const struct adc_run_outcome* outcome, FILE* console,
+                               struct adc_error* error) {
+  if (options->tap) adc_print_tap_report(stdout, cases, results, n, outcome);
+  if (adc_github_actions()) {
+    adc_print_github_annotations(console, cases, results, n);
+    if (adc_append_github_summary(session, cases, results, n, outcome, error) != 0) return -1;
+  }
+  if (options->junit != NULL)
+    return adc_write_junit_report(options->junit, session, cases, results, n, outcome, error);
+  return 0;
+}
+
+/* Runs the cases and reports them, the JSON report through a journal kept
+ * as the run goes; returns the exit status.  With --tap, standard output
+ * carries TAP alone and the console report goes to standard error. */
+static int run_and_report(const struct adc_options* options, const struct adc_session* session,
+                          const struct adc_case* cases, size_t n) {
+  struct adc_error error;
+  struct case_listeners listeners = {NULL, {0}};
+  if (options->report_json != NULL) {
+    listeners.journal = adc_journal_open(options->report_json, session, n, &error);
+    if (listeners.journal == NULL) return adc_cli_bad_input(&error);
+  }
+  FILE* console = options->tap ? stderr : stdout;
+  struct adc_task_result* results = calloc(n, sizeof(*results));
+  double started = adc_now_seconds();
+  adc_progress_start(&listeners.progress, stderr, n);
+  int ran = results == NULL ? adc_fail(&error, "out of memory")
+                            : adc_run_cases(session, cases, n, results, case_ended, &listeners, &error);
+  adc_progress_end(&listeners.progress);
+  if (ran != 0) {
+    free(results);
+    adc_journal_close(listeners.journal, false);
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_run_outcome outcome = {adc_now_seconds() - started, adc_run_interrupted_by()};
+  struct adc_console_style style = {options->verbose, adc_console_wants_colour(console)};
+  adc_print_console_report(console, session, cases, results, n, &outcome, &style);
+  fprintf(console, "Wall time: %.3f s\n", outcome.wall_seconds);
+  struct adc_summary summary = adc_summarize(cases, results, n);
+  int exit_code = exit_status(&summary, &outcome);
+  /* The canonical record first: the journal goes only once it is written. */
+  bool written = options->report_json == NULL || adc_write_json_report(options->report_json, session, cases,
+                                                                       results, n, &outcome, &error) == 0;
+  adc_journal_close(listeners.journal, written);
+  if (!written || write_other_reports(options, session, cases, results, n, &outcome, console, &error) != 0) {
+    exit_code = adc_cli_bad_input(&error);
+  }
+  free(results);
+  return exit_code;
+}
+
+int adc_run_command(int argc, char** argv) {
+  struct adc_options options;
+  struct adc_error error;
+  if (adc_parse_options(argc, argv, &options, &error) != 0) return adc_cli_bad_input(&error);
+  if (options.help) {
+    adc_print_usage();
+    return EXIT_SUCCESS;
+  }
+  if (options.list_rules) {
+    adc_print_rule_catalogue(stdout, options.rules_format);
+    return EXIT_SUCCESS;
+  }
+  if (options.producer == NULL && options.consumer == NULL) {
+    adc_fail(&error, "name a library with --producer and/or --consumer (see --help)");
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_expectations expectations;
+  if (options.expect != NULL && adc_expectations_read(options.expect, &expectations, &error) != 0) {
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_session session;
+  if (settle_session(&options, &session, &error) != 0) {
+    if (options.expect != NULL) adc_expectations_free(&expectations);
+    return adc_cli_bad_input(&error);
+  }
+  if (options.expect != NULL) session.expectations = &expectations;
+  session.argc = argc;
+  session.argv = argv;
+
+  struct adc_case* cases = NULL;
+  size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
+  n = adc_shard_cases(cases, n, options.shard_index, options.shard_count);
+  if (options.expect != NULL) {
+    adc_expectations_match(&expectations, cases, n);
+    warn_unmatched(&expectations);
+  }
+  int exit_code = EXIT_SUCCESS;
+  if (options.list_cases) {
+    for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
+  } else if (n == 0) {
+    adc_fail(
+        &error, "no case to run on device '%s'%s", session.device_option,
+        options.n_filters ? " matches the --filter globs" : " (no rule of this catalogue applies to it)");
+    exit_code = adc_cli_bad_input(&error);
+  } else if (options.report_json != NULL && adc_probe_devices(&session, &error) != 0) {
+    exit_code = adc_cli_bad_input(&error);
+  } else if (adc_run_interrupted_by() != 0) {
+    /* Interrupted while the devices were probed: nothing ran. */
+    exit_code = 128 + adc_run_interrupted_by();
+  } else {
+    exit_code = run_and_report(&options, &session, cases, n);
+  }
+  free(cases);
+  adc_free_fixtures(&session);
+  if (options.expect != NULL) adc_expectations_free(&expectations);
+  return exit_code;
+}

@@ -1,0 +1,29 @@
+#include "cli/subcommands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int adc_cli_bad_input(const struct adc_error* error) {
+  fprintf(stderr, "adc-conform: error: %s\n", error->message);
+  return ADC_EXIT_BAD_INPUT;
+}
+
+/* Every command but the main one, which takes no name. */
+static const struct adc_subcommand subcommands[] = {
+    {NULL, NULL, NULL},
+};
+
+const struct adc_subcommand* adc_subcommand_find(const char* name) {
+  for (size_t i = 0; subcommands[i].name != NULL; i++) {
+    if (strcmp(subcommands[i].name, name) == 0) return &subcommands[i];
+  }
+  return NULL;
+}
+
+void adc_print_subcommands(void) {
+  if (subcommands[0].name == NULL) return;
+  printf("\nCommands (adc-conform COMMAND --help for each):\n");
+  for (size_t i = 0; subcommands[i].name != NULL; i++) {
+    printf("  %-26s  %s\n", subcommands[i].name, subcommands[i].summary);
+  }
+}

@@ -1,0 +1,31 @@
+/* The commands of adc-conform.  The first argument picks one by name
+ * ("adc-conform merge ..."); without one of these names the arguments are
+ * the main command's options (run_command.c). */
+#ifndef ADC_SUBCOMMANDS_H
+#define ADC_SUBCOMMANDS_H
+
+#include "support/error.h"
+
+/* The exit status of bad input (an unknown option, a library that does not
+ * load, a malformed file): one line on standard error names the problem. */
+#define ADC_EXIT_BAD_INPUT 2
+
+/* Prints "adc-conform: error: <message>" and returns ADC_EXIT_BAD_INPUT. */
+int adc_cli_bad_input(const struct adc_error* error);
+
+/* A command: its arguments start with its own name, as argv does. */
+struct adc_subcommand {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* summary; /* one line for --help */
+};
+
+/* The command named `name`; NULL when it names none. */
+const struct adc_subcommand* adc_subcommand_find(const char* name);
+/* Prints the commands and their summaries, for --help. */
+void adc_print_subcommands(void);
+
+/* The main command: runs the rules (options.h). */
+int adc_run_command(int argc, char** argv);
+
+#endif /* ADC_SUBCOMMANDS_H */
