@@ -5,6 +5,7 @@
 #   lib/libadc_reference.so (+ the CUDA and ROCm modules where built)
 #   include/adc/*.h
 #   share/arrow-device-conformance/fixtures/*.json
+#   share/arrow-device-conformance/valgrind/gpu-runtimes.supp (--valgrind)
 #   lib/cmake/ArrowDeviceConformance/  (config, version, targets, function)
 #   share/pkgconfig/arrow-device-conformance.pc
 #
@@ -30,6 +31,7 @@ endif()
 
 install(DIRECTORY include/adc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY fixtures/data/ DESTINATION ${ADC_INSTALL_FIXTURES_DIR} FILES_MATCHING PATTERN "*.json")
+install(FILES harness/valgrind/gpu-runtimes.supp DESTINATION ${ADC_INSTALL_VALGRIND_DIR})
 
 install(EXPORT ArrowDeviceConformanceTargets
         NAMESPACE ArrowDeviceConformance::

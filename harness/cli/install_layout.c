@@ -46,3 +46,8 @@ void adc_find_fixtures_dir(char* path, size_t size) {
   }
   snprintf(path, size, "%s", ADC_FIXTURES_DIR);
 }
+
+void adc_find_valgrind_suppressions(char* path, size_t size) {
+  if (from_executable(ADC_VALGRIND_SUPPRESSIONS_FROM_BINDIR, path, size) && access(path, R_OK) == 0) return;
+  snprintf(path, size, "%s", ADC_VALGRIND_SUPPRESSIONS);
+}

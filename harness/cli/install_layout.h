@@ -18,4 +18,10 @@ void adc_find_reference_library(char* path, size_t size);
  * (ADC_FIXTURES_DIR). */
 void adc_find_fixtures_dir(char* path, size_t size);
 
+/* Valgrind's suppressions for the GPU runtimes' known reports (--valgrind),
+ * the first of: the installed copy, found from the executable's folder
+ * (ADC_VALGRIND_SUPPRESSIONS_FROM_BINDIR); the source tree's
+ * harness/valgrind/gpu-runtimes.supp (ADC_VALGRIND_SUPPRESSIONS). */
+void adc_find_valgrind_suppressions(char* path, size_t size);
+
 #endif /* ADC_INSTALL_LAYOUT_H */

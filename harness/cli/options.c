@@ -26,6 +26,8 @@ enum {
   OPT_TIMEOUT,
   OPT_JOBS,
   OPT_MEMORY_LIMIT,
+  OPT_VALGRIND,
+  OPT_PRELOAD,
   OPT_LIST,
   OPT_LIST_RULES,
   OPT_VERBOSE,
@@ -73,6 +75,13 @@ void adc_print_usage(void) {
       "  --jobs N                    cases run at once (default: online CPUs)\n"
       "  --memory-limit MIB          address space each case may take (RLIMIT_AS; default:\n"
       "                              none; not with sanitizer builds, which reserve far more)\n"
+      "  --valgrind                  run the harness, and so every case's process, under\n"
+      "                              Valgrind memcheck: an error or a definite leak in a case\n"
+      "                              is that case's crash, with memcheck's headline; limits\n"
+      "                              grow tenfold unless --timeout is given\n"
+      "  --preload LIB               load LIB before anything else into the harness and every\n"
+      "                              case's process (LD_PRELOAD): e.g. the ASan runtime, for a\n"
+      "                              library built with -fsanitize=address\n"
       "  --verbose                   one console line per case, with every message (default:\n"
       "                              one line per rule that did not pass every case)\n"
       "  --help                      this text\n"
@@ -144,6 +153,8 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+      {"valgrind", no_argument, NULL, OPT_VALGRIND},
+      {"preload", required_argument, NULL, OPT_PRELOAD},
       {"list", no_argument, NULL, OPT_LIST},
       {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
       {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -212,6 +223,12 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       case OPT_MEMORY_LIMIT:
         if (parse_number("--memory-limit", optarg, 16, &out->memory_limit_mib, error) != 0) return -1;
         break;
+      case OPT_VALGRIND:
+        out->valgrind = true;
+        break;
+      case OPT_PRELOAD:
+        out->preload = optarg;
+        break;
       case OPT_LIST:
         out->list_cases = true;
         break;
@@ -230,5 +247,11 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
     }
   }
   if (optind < argc) return adc_fail(error, "unexpected argument '%s' (see --help)", argv[optind]);
+  /* Memcheck runs ASan-built code no better than the other way round, and
+   * reserves far more address space than a case's limit would allow. */
+  if (out->valgrind && out->preload != NULL)
+    return adc_fail(error, "--valgrind and --preload exclude each other");
+  if (out->valgrind && out->memory_limit_mib > 0)
+    return adc_fail(error, "--valgrind and --memory-limit exclude each other (memcheck reserves far more)");
   return 0;
 }

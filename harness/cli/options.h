@@ -33,6 +33,8 @@ struct adc_options {
   double timeout_seconds; /* 0 when --timeout is not given */
   int jobs;
   double memory_limit_mib; /* 0 when not given */
+  bool valgrind;           /* --valgrind: the harness re-executes itself under memcheck */
+  const char* preload;     /* --preload LIB; NULL when not given */
   bool list_cases;
   bool list_rules;
   enum adc_catalogue_format rules_format;

@@ -12,6 +12,7 @@
 #include "cli/library_sides.h"
 #include "cli/options.h"
 #include "cli/subcommands.h"
+#include "cli/wrapped_harness.h"
 #include "report/console_style.h"
 #include "report/journal.h"
 #include "report/progress.h"
@@ -27,6 +28,10 @@ static int settle_session(const struct adc_options* options, struct adc_session*
                           struct adc_error* error) {
   memset(session, 0, sizeof(*session));
   session->timeout_seconds = options->timeout_seconds;
+  /* Memcheck runs code 10 to 50 times slower; a limit the user set stays. */
+  session->timeout_scale = adc_harness_wrapper() == ADC_WRAPPED_BY_VALGRIND ? 10.0 : 1.0;
+  session->harness_wrapper = adc_harness_wrapper_description();
+  session->process_log_dir = adc_memcheck_log_dir();
   session->jobs = options->jobs;
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;
@@ -41,7 +46,8 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   }
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
-  double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds
+                                                     : ADC_DEFAULT_TIMEOUT_SECONDS * session->timeout_scale;
   if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
                       load_timeout, &session->producer, error) != 0) {
     return -1;
@@ -161,6 +167,13 @@ int adc_run_command(int argc, char** argv) {
   if (options.producer == NULL && options.consumer == NULL) {
     adc_fail(&error, "name a library with --producer and/or --consumer (see --help)");
     return adc_cli_bad_input(&error);
+  }
+  /* Only a run goes under --valgrind or --preload. */
+  if (!options.list_cases) {
+    int wrapped_exit_status = 0;
+    int wrapped = adc_wrap_harness_if_asked(&options, argv, &wrapped_exit_status, &error);
+    if (wrapped < 0) return adc_cli_bad_input(&error);
+    if (wrapped > 0) return wrapped_exit_status;
   }
   struct adc_expectations expectations;
   if (options.expect != NULL && adc_expectations_read(options.expect, &expectations, &error) != 0) {

@@ -124,10 +124,14 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   /* --timeout, or the limit of cases whose rule sets none */
   cJSON_AddNumberToObject(
       env, "timeout_seconds",
-      session->timeout_seconds > 0 ? session->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS);
+      session->timeout_seconds > 0
+          ? session->timeout_seconds
+          : ADC_DEFAULT_TIMEOUT_SECONDS * (session->timeout_scale > 0 ? session->timeout_scale : 1));
   cJSON_AddNumberToObject(env, "jobs", session->jobs);
   cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
   cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());
+  if (session->harness_wrapper != NULL)
+    cJSON_AddStringToObject(env, "harness_wrapper", session->harness_wrapper);
   cJSON_AddStringToObject(env, "compiler", ADC_COMPILER);
   cJSON_AddItemToObject(env, "os", os_json());
   struct utsname host;

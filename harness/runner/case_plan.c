@@ -72,5 +72,6 @@ size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count) {
 
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
   if (session->timeout_seconds > 0) return session->timeout_seconds;
-  return c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  double limit = c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  return session->timeout_scale > 0 ? limit * session->timeout_scale : limit;
 }

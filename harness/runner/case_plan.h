@@ -18,7 +18,8 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
  * once. */
 size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count);
 
-/* A case's time limit: --timeout when given, else its rule's own, else the default. */
+/* A case's time limit: --timeout when given, else its rule's own, else the
+ * default, either of the last two times the session's timeout_scale. */
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c);
 
 #endif /* ADC_CASE_PLAN_H */

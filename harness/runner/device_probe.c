@@ -43,7 +43,7 @@ int adc_probe_devices(struct adc_session* session, struct adc_error* error) {
   for (size_t d = 0; d < session->n_devices; d++) {
     tasks[d] = (struct adc_task){probe_in_child, session->devices[d], PROBE_TIMEOUT_SECONDS};
   }
-  struct adc_task_run run = {session->jobs, 0, NULL, NULL};
+  struct adc_task_run run = {.jobs = session->jobs};
   if (adc_run_tasks(tasks, session->n_devices, &run, results, error) != 0) return -1;
   for (size_t d = 0; d < session->n_devices; d++) {
     struct adc_device_facts* facts = &session->device_facts[d];

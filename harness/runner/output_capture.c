@@ -5,9 +5,26 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What a sanitizer or a failed assertion prints first. */
-static const char* const telling_marks[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
-                                            "runtime error:", "ThreadSanitizer", "Assertion"};
+/* What a sanitizer, memcheck (--valgrind) or a failed assertion prints
+ * first.  Memcheck's headlines are the first line of each of its error
+ * kinds; "ASan runtime does not come first" is what a library built with
+ * ASan says when loaded without it (the cure: --preload). */
+static const char* const telling_marks[] = {"ERROR: AddressSanitizer",
+                                            "ERROR: LeakSanitizer",
+                                            "runtime error:",
+                                            "ThreadSanitizer",
+                                            "Assertion",
+                                            "ASan runtime does not come first",
+                                            "== Invalid read of size",
+                                            "== Invalid write of size",
+                                            "== Invalid free()",
+                                            "== Mismatched free()",
+                                            "== Conditional jump or move depends on uninitialised value",
+                                            "== Use of uninitialised value",
+                                            "== Syscall param",
+                                            "== Source and destination overlap",
+                                            "== Jump to the invalid address",
+                                            "are definitely lost in loss record"};
 
 void adc_capture_reset(struct adc_output_capture* capture) {
   capture->tail_bytes = 0;

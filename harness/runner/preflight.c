@@ -30,7 +30,7 @@ int adc_preflight_library(const char* path, const char* prefix, double timeout_s
                           struct adc_task_result* verdict, struct adc_error* error) {
   struct load_request request = {path, prefix};
   struct adc_task task = {load, &request, timeout_seconds};
-  struct adc_task_run run = {1, 0, NULL, NULL};
+  struct adc_task_run run = {.jobs = 1};
   if (adc_run_tasks(&task, 1, &run, verdict, error) != 0) return -1;
   switch (verdict->status) {
     case ADC_PASS:

@@ -57,8 +57,11 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};
-  struct adc_task_run run = {session->jobs, session->memory_limit_mib * 1024 * 1024, on_task_result,
-                             &observation};
+  struct adc_task_run run = {.jobs = session->jobs,
+                             .memory_limit_bytes = session->memory_limit_mib * 1024 * 1024,
+                             .process_log_dir = session->process_log_dir,
+                             .on_result = on_task_result,
+                             .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);
   free(task_results);
   free(tasks);

@@ -62,6 +62,15 @@ struct adc_session {
   struct adc_fixture* fixtures;
   size_t n_fixtures;
   double timeout_seconds; /* --timeout; 0 when not given */
+  /* What the default limits are multiplied by: 1, or more under a wrapper
+   * that slows every process down (--valgrind). */
+  double timeout_scale;
+  /* What the harness, and so every case's process, runs under (--valgrind,
+   * --preload), in words for the report; NULL when nothing. */
+  const char* harness_wrapper;
+  /* Where a wrapper of the harness logs each process apart, as
+   * "memcheck.<pid>.log" (--valgrind); NULL when none. */
+  const char* process_log_dir;
   int jobs;
   size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */
   const struct adc_expectations* expectations; /* --expect; NULL when not given */

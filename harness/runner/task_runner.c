@@ -205,6 +205,20 @@ static void drain(struct slot* slot, int* fd) {
   }
 }
 
+/* The log a wrapper of the harness wrote for the task's process, added to
+ * its output (so that its headline can explain the end), then removed. */
+static void take_process_log(struct slot* slot, const char* log_dir) {
+  char path[4200];
+  snprintf(path, sizeof(path), "%s/memcheck.%ld.log", log_dir, (long)slot->pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buffer[ADC_CAPTURE_TAIL / 2];
+  ssize_t n;
+  while ((n = read(fd, buffer, sizeof(buffer))) > 0) adc_capture_append(&slot->output, buffer, (size_t)n);
+  close(fd);
+  unlink(path);
+}
+
 /* ---- settling a task's end ------------------------------------------------ */
 
 static const char* signal_name(int signal_number) {
@@ -289,6 +303,7 @@ static void finish(struct run_state* state, struct slot* slot, int wait_status) 
    * waited for. */
   if (slot->verdict_fd >= 0) close(slot->verdict_fd);
   if (slot->output_fd >= 0) close(slot->output_fd);
+  if (state->run->process_log_dir != NULL) take_process_log(slot, state->run->process_log_dir);
   struct adc_task_result* result = &state->results[slot->index];
   settle(slot, wait_status, state->tasks[slot->index].timeout_seconds, result);
   if (state->run->on_result != NULL) state->run->on_result(slot->index, result, state->run->context);

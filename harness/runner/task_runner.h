@@ -39,6 +39,10 @@ struct adc_task_run {
   int jobs;
   /* The address space each task's process may take (RLIMIT_AS); 0: no limit. */
   size_t memory_limit_bytes;
+  /* A folder where a tool wrapping the harness writes each process's log
+   * apart, as "memcheck.<pid>.log" (--valgrind): a task's log is added to
+   * its output when it ends, then removed.  NULL: none. */
+  const char* process_log_dir;
   /* Called in the parent as each task ends, in the order they end. */
   void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
   void* context;
