@@ -14,7 +14,10 @@
  *                "<outcome>": count, ..., "failing_run_cases",
  *                "unmatched_expectations" (with --expect), "complete",
  *                "conforms"},
- *    "environment": {...}} */
+ *    "environment": {...}}
+ * and, in a report that `adc-conform merge` wrote (report_merge.c),
+ * "merged_from": [{"path", "shard_index", "shard_count", "command_line",
+ *                  "environment"}]. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
