@@ -19,7 +19,6 @@
 #define WRONG_VALUE_TWIN BUILD_PATH("libbroken_producer_wrong_value.so")
 #define WARNING_TWIN BUILD_PATH("libbroken_producer_stream_end_not_repeated.so")
 #define CRASHING_LIBRARY BUILD_PATH("libmisbehaving_raises_segv.so")
-#define JSON_SCHEMA SOURCE_PATH("harness/report/report.schema.json")
 #define JUNIT_XSD SOURCE_PATH("harness/report/junit.xsd")
 
 /* The output files of one run, in a folder of their own. */
@@ -67,17 +66,6 @@ static int count_occurrences(const char* text, const char* needle) {
 static void act_as_github_step(const struct outputs* o) {
   setenv("GITHUB_ACTIONS", "true", 1);
   setenv("GITHUB_STEP_SUMMARY", o->summary, 1);
-}
-
-static void assert_json_report_valid(const char* path) {
-  ck_assert_msg(ADC_SCHEMA_PYTHON[0] != '\0',
-                "no Python with the jsonschema package: install python3-jsonschema (ci/install-deps.sh)");
-  const char* argv[] = {ADC_SCHEMA_PYTHON, SOURCE_PATH("tests/validate_json_report.py"), JSON_SCHEMA, path,
-                        NULL};
-  struct run_result run = run_command(argv);
-  ck_assert_msg(run.exit_code == 0, "the JSON report does not validate against %s:\n%s%s", JSON_SCHEMA,
-                run.out, run.err);
-  run_result_free(&run);
 }
 
 static void assert_junit_report_valid(const char* path) {

@@ -138,3 +138,14 @@ int run_suite(Suite* suite) {
   srunner_free(runner);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+void assert_json_report_valid(const char* path) {
+  ck_assert_msg(ADC_SCHEMA_PYTHON[0] != '\0',
+                "no Python with the jsonschema package: install python3-jsonschema (ci/install-deps.sh)");
+  const char* argv[] = {ADC_SCHEMA_PYTHON, SOURCE_PATH("tests/validate_json_report.py"), JSON_SCHEMA, path,
+                        NULL};
+  struct run_result run = run_command(argv);
+  ck_assert_msg(run.exit_code == 0, "the JSON report does not validate against %s:\n%s%s", JSON_SCHEMA,
+                run.out, run.err);
+  run_result_free(&run);
+}

@@ -37,6 +37,12 @@ cJSON* run_conform_report(const char* const* args, int* exit_code);
  * after `grace_seconds`, killed and reaped, and counted. */
 size_t processes_left_behind(double grace_seconds);
 
+/* The JSON report's schema, and a check that the report at `path`
+ * validates against it (tests/validate_json_report.py, run with a Python
+ * that has jsonschema; the check fails naming it where there is none). */
+#define JSON_SCHEMA SOURCE_PATH("harness/report/report.schema.json")
+void assert_json_report_valid(const char* path);
+
 /* Runs a Check suite; returns the process exit status. */
 int run_suite(Suite* suite);
 

@@ -8,6 +8,7 @@
 
 #include "cli/subcommands.h"
 #include "device/device.h"
+#include "runner/case_plan.h"
 
 enum {
   OPT_PRODUCER = 256,
@@ -107,21 +108,6 @@ static int parse_number(const char* option, const char* text, double minimum, do
   return 0;
 }
 
-/* "INDEX/COUNT", 1 <= INDEX <= COUNT <= ADC_MAX_SHARDS. */
-static int parse_shard(const char* text, int* index, int* count, struct adc_error* error) {
-  char* slash = NULL;
-  long i = strtol(text, &slash, 10);
-  char* end = NULL;
-  long n = slash != text && *slash == '/' ? strtol(slash + 1, &end, 10) : 0;
-  if (end == NULL || end == slash + 1 || *end != '\0' || n < 1 || n > ADC_MAX_SHARDS || i < 1 || i > n) {
-    return adc_fail(error, "--shard takes INDEX/COUNT with 1 <= INDEX <= COUNT <= %d (e.g. 2/4), not '%s'",
-                    ADC_MAX_SHARDS, text);
-  }
-  *index = (int)i;
-  *count = (int)n;
-  return 0;
-}
-
 static int parse_catalogue_format(const char* text, enum adc_catalogue_format* out, struct adc_error* error) {
   if (text == NULL || strcmp(text, "ids") == 0) {
     *out = ADC_CATALOGUE_IDS;
@@ -211,7 +197,7 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         out->expect = optarg;
         break;
       case OPT_SHARD:
-        if (parse_shard(optarg, &out->shard_index, &out->shard_count, error) != 0) return -1;
+        if (adc_parse_shard(optarg, &out->shard_index, &out->shard_count, error) != 0) return -1;
         break;
       case OPT_TIMEOUT:
         if (parse_number("--timeout", optarg, 0.1, &out->timeout_seconds, error) != 0) return -1;

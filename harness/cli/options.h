@@ -8,8 +8,6 @@
 #include "support/error.h"
 
 #define ADC_MAX_FILTERS 16
-/* Shards a run may be split into, at most. */
-#define ADC_MAX_SHARDS 1000
 /* Cases run at once, at most. */
 #define ADC_MAX_JOBS 64
 

@@ -76,15 +76,6 @@ static void case_ended(const struct adc_case* c, const struct adc_task_result* r
   adc_progress_case_ended(&listeners->progress, result->status);
 }
 
-/* The exit status of a run: 1 when a MUST case failed, crashed or timed
- * out and no --expect entry expected it, or a case matched by an entry
- * ended otherwise; 128 + the signal when the run was interrupted (as a
- * shell reports a command it signalled); else 0. */
-static int exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
-  if (outcome->interrupted_by != 0) return 128 + outcome->interrupted_by;
-  return summary->failing_run_cases == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
-
 /* An entry that matches no case of the run is likely stale or misspelt
  * (or left out by --filter): said, but not a failure. */
 static void warn_unmatched(const struct adc_expectations* expectations) {
@@ -140,7 +131,7 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
   adc_print_console_report(console, session, cases, results, n, &outcome, &style);
   fprintf(console, "Wall time: %.3f s\n", outcome.wall_seconds);
   struct adc_summary summary = adc_summarize(cases, results, n);
-  int exit_code = exit_status(&summary, &outcome);
+  int exit_code = adc_run_exit_status(&summary, &outcome);
   /* The canonical record first: the journal goes only once it is written. */
   bool written = options->report_json == NULL || adc_write_json_report(options->report_json, session, cases,
                                                                        results, n, &outcome, &error) == 0;

@@ -10,6 +10,7 @@ int adc_cli_bad_input(const struct adc_error* error) {
 
 /* Every command but the main one, which takes no name. */
 static const struct adc_subcommand subcommands[] = {
+    {"merge", adc_merge_command, "merge shard reports into one report"},
     {NULL, NULL, NULL},
 };
 

@@ -28,4 +28,7 @@ void adc_print_subcommands(void);
 /* The main command: runs the rules (options.h). */
 int adc_run_command(int argc, char** argv);
 
+/* merge: the JSON reports of a run's shards made into one (merge_command.c). */
+int adc_merge_command(int argc, char** argv);
+
 #endif /* ADC_SUBCOMMANDS_H */

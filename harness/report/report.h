@@ -33,6 +33,13 @@ bool adc_case_fails_run(const struct adc_case* c, enum adc_status status);
 struct adc_summary adc_summarize(const struct adc_case* cases, const struct adc_task_result* results,
                                  size_t n);
 
+/* Counts one case into `summary` (zeroed before the first): its rule's
+ * severity, its status and how it ended against the --expect entry that
+ * matched it (`outcome`, NULL where none did).  adc_summarize counts every
+ * case of a run so; merge counts the cases of the shards' reports so. */
+void adc_summary_count(struct adc_summary* summary, enum adc_severity severity, enum adc_status status,
+                       const enum adc_expectation_outcome* outcome);
+
 /* How the run as a whole went. */
 struct adc_run_outcome {
   double wall_seconds;
@@ -43,6 +50,12 @@ struct adc_run_outcome {
  * fail, crash or timeout (expected or not), and at least one MUST case
  * passed (a run that judged nothing shows nothing). */
 bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
+
+/* The exit status of a run (or of the merge of its shards): 1 when a MUST
+ * case failed, crashed or timed out and no --expect entry expected it, or
+ * a case matched by an entry ended otherwise; 128 + the signal when the run
+ * was interrupted (as a shell reports a command it signalled); else 0. */
+int adc_run_exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome);
 
 /* The verdict in words, as the console's last line begins: "CONFORMS",
  * "DOES NOT CONFORM" (a MUST case failed, crashed or timed out), "NOT
@@ -60,6 +73,15 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
                               const struct adc_task_result* results, size_t n,
                               const struct adc_run_outcome* outcome, const struct adc_console_style* style);
 
+/* ": 40 pass, 2 fail.\n": the statuses that some case ended with, each with
+ * its count, as the console's counts line ends. */
+void adc_print_status_counts(FILE* out, const struct adc_summary* summary);
+
+/* The console's verdict line: the headline (adc_verdict_headline), what it
+ * rests on and the coverage; `with_expectations` when the run had --expect. */
+void adc_print_verdict(FILE* out, const struct adc_summary* summary, const struct adc_run_outcome* outcome,
+                       bool with_expectations, bool colour);
+
 /* The version of the JSON report's shape (report.schema.json): raised when
  * a key changes meaning or goes; new keys leave it as it is. */
 #define ADC_REPORT_SCHEMA_VERSION 1
@@ -69,6 +91,16 @@ cJSON* adc_suite_json(void);
 
 /* One case as every report writes it (the caller owns the object). */
 cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* result);
+
+/* The report's "summary" object (the caller owns it), as every JSON report
+ * writes it: `unmatched_expectations` is the array of --expect entries that
+ * matched no case, taken over by the summary, or NULL without --expect. */
+cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expectations,
+                        const struct adc_run_outcome* outcome);
+
+/* Writes `root` (the caller keeps it) to `path` as the JSON report is
+ * written.  Returns 0, or -1 with the reason. */
+int adc_write_json_file(const char* path, const cJSON* root, struct adc_error* error);
 
 /* Returns 0, or -1 with the reason. */
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,

@@ -29,6 +29,10 @@ static void put_counts_line(FILE* out, const struct adc_session* session, const 
     for (size_t i = 0; i < n && !has_cases; i++) has_cases = cases[i].device == session->devices[d];
     if (has_cases) fprintf(out, "%s%s", listed++ > 0 ? ", " : "", session->devices[d]->name);
   }
+  adc_print_status_counts(out, summary);
+}
+
+void adc_print_status_counts(FILE* out, const struct adc_summary* summary) {
   fputc(':', out);
   const char* separator = " ";
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
@@ -47,8 +51,8 @@ static const char* verdict_colour(const struct adc_summary* summary, const struc
   return ADC_ANSI_YELLOW;
 }
 
-static void put_verdict(FILE* out, const struct adc_session* session, const struct adc_summary* summary,
-                        const struct adc_run_outcome* outcome, bool colour) {
+void adc_print_verdict(FILE* out, const struct adc_summary* summary, const struct adc_run_outcome* outcome,
+                       bool with_expectations, bool colour) {
   adc_put_colour(out, colour, verdict_colour(summary, outcome));
   fprintf(out, "%s: ", adc_verdict_headline(summary, outcome));
   if (outcome->interrupted_by != 0) {
@@ -56,7 +60,7 @@ static void put_verdict(FILE* out, const struct adc_session* session, const stru
             adc_signal_name(outcome->interrupted_by));
   } else if (summary->failing_must_cases > 0) {
     fprintf(out, "%zu MUST case(s) failed, crashed or timed out", summary->failing_must_cases);
-    if (session->expectations != NULL) {
+    if (with_expectations) {
       fprintf(out, " (%zu of them not expected)", summary->unexpected_failing_must_cases);
     }
     fputc('.', out);
@@ -94,6 +98,6 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
   struct adc_summary summary = adc_summarize(cases, results, n);
   put_counts_line(out, session, cases, n, &summary);
   if (session->expectations != NULL) put_expectations_summary(out, session, &summary);
-  put_verdict(out, session, &summary, outcome, style->colour);
+  adc_print_verdict(out, &summary, outcome, session->expectations != NULL, style->colour);
   if (session->expectations != NULL) put_expectations_verdict(out, session, &summary);
 }

@@ -14,7 +14,10 @@
  *                "<outcome>": count, ..., "failing_run_cases",
  *                "unmatched_expectations" (with --expect), "complete",
  *                "conforms"},
- *    "environment": {...}} */
+ *    "environment": {...}}
+ * and, in a report that `adc-conform merge` wrote (report_merge.c),
+ * "merged_from": [{"path", "shard_index", "shard_count", "command_line",
+ *                  "environment"}]. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -176,8 +179,8 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
 }
 
 /* The entries of --expect that matched no case of the run. */
-static void add_unmatched(cJSON* totals, const struct adc_expectations* expectations) {
-  cJSON* unmatched = cJSON_AddArrayToObject(totals, "unmatched_expectations");
+static cJSON* unmatched_json(const struct adc_expectations* expectations) {
+  cJSON* unmatched = cJSON_CreateArray();
   for (size_t e = 0; e < expectations->n_entries; e++) {
     const struct adc_expectation* entry = &expectations->entries[e];
     if (entry->matched_cases > 0) continue;
@@ -186,6 +189,48 @@ static void add_unmatched(cJSON* totals, const struct adc_expectations* expectat
     cJSON_AddNumberToObject(item, "line", entry->line);
     cJSON_AddItemToArray(unmatched, item);
   }
+  return unmatched;
+}
+
+cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expectations,
+                        const struct adc_run_outcome* outcome) {
+  cJSON* totals = cJSON_CreateObject();
+  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
+    cJSON_AddNumberToObject(totals, adc_status_name((enum adc_status)s), (double)summary->counts[s]);
+  }
+  cJSON_AddNumberToObject(totals, "cases", (double)summary->cases);
+  cJSON_AddNumberToObject(totals, "judged_cases", (double)summary->judged_cases);
+  cJSON_AddNumberToObject(totals, "passing_must_cases", (double)summary->passing_must_cases);
+  cJSON_AddNumberToObject(totals, "failing_must_cases", (double)summary->failing_must_cases);
+  for (int o = 0; o < ADC_OUTCOME_COUNT; o++) {
+    cJSON_AddNumberToObject(totals, adc_expectation_outcome_name((enum adc_expectation_outcome)o),
+                            (double)summary->outcomes[o]);
+  }
+  cJSON_AddNumberToObject(totals, "failing_run_cases", (double)summary->failing_run_cases);
+  if (unmatched_expectations != NULL)
+    cJSON_AddItemToObject(totals, "unmatched_expectations", unmatched_expectations);
+  /* An interrupted run proves nothing about the cases it did not finish. */
+  cJSON_AddBoolToObject(totals, "complete", outcome->interrupted_by == 0);
+  if (outcome->interrupted_by != 0) {
+    cJSON_AddStringToObject(totals, "interrupted_by", adc_signal_name(outcome->interrupted_by));
+  }
+  cJSON_AddBoolToObject(totals, "conforms", adc_run_conforms(summary, outcome));
+  return totals;
+}
+
+int adc_write_json_file(const char* path, const cJSON* root, struct adc_error* error) {
+  char* text = cJSON_Print(root);
+  if (text == NULL) return adc_fail(error, "out of memory writing report '%s'", path);
+  FILE* f = fopen(path, "w");
+  if (f == NULL) {
+    free(text);
+    return adc_fail(error, "cannot write report '%s': %s", path, strerror(errno));
+  }
+  fputs(text, f);
+  fputc('\n', f);
+  free(text);
+  if (fclose(f) != 0) return adc_fail(error, "cannot write report '%s'", path);
+  return 0;
 }
 
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
@@ -200,38 +245,10 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
   cJSON* list = cJSON_AddArrayToObject(root, "cases");
   for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(&cases[i], &results[i]));
   struct adc_summary summary = adc_summarize(cases, results, n);
-  cJSON* totals = cJSON_AddObjectToObject(root, "summary");
-  for (int s = 0; s < ADC_STATUS_COUNT; s++) {
-    cJSON_AddNumberToObject(totals, adc_status_name((enum adc_status)s), (double)summary.counts[s]);
-  }
-  cJSON_AddNumberToObject(totals, "cases", (double)summary.cases);
-  cJSON_AddNumberToObject(totals, "judged_cases", (double)summary.judged_cases);
-  cJSON_AddNumberToObject(totals, "passing_must_cases", (double)summary.passing_must_cases);
-  cJSON_AddNumberToObject(totals, "failing_must_cases", (double)summary.failing_must_cases);
-  for (int o = 0; o < ADC_OUTCOME_COUNT; o++) {
-    cJSON_AddNumberToObject(totals, adc_expectation_outcome_name((enum adc_expectation_outcome)o),
-                            (double)summary.outcomes[o]);
-  }
-  cJSON_AddNumberToObject(totals, "failing_run_cases", (double)summary.failing_run_cases);
-  if (session->expectations != NULL) add_unmatched(totals, session->expectations);
-  /* An interrupted run proves nothing about the cases it did not finish. */
-  cJSON_AddBoolToObject(totals, "complete", outcome->interrupted_by == 0);
-  if (outcome->interrupted_by != 0) {
-    cJSON_AddStringToObject(totals, "interrupted_by", adc_signal_name(outcome->interrupted_by));
-  }
-  cJSON_AddBoolToObject(totals, "conforms", adc_run_conforms(&summary, outcome));
+  cJSON* unmatched = session->expectations != NULL ? unmatched_json(session->expectations) : NULL;
+  cJSON_AddItemToObject(root, "summary", adc_summary_json(&summary, unmatched, outcome));
   cJSON_AddItemToObject(root, "environment", environment_json(session, outcome->wall_seconds));
-
-  char* text = cJSON_Print(root);
+  int written = adc_write_json_file(path, root, error);
   cJSON_Delete(root);
-  FILE* f = fopen(path, "w");
-  if (f == NULL) {
-    free(text);
-    return adc_fail(error, "cannot write report '%s': %s", path, strerror(errno));
-  }
-  fputs(text, f);
-  fputc('\n', f);
-  free(text);
-  if (fclose(f) != 0) return adc_fail(error, "cannot write report '%s'", path);
-  return 0;
+  return written;
 }

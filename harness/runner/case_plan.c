@@ -70,6 +70,20 @@ size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count) {
   return kept;
 }
 
+int adc_parse_shard(const char* text, int* index, int* count, struct adc_error* error) {
+  char* slash = NULL;
+  long i = strtol(text, &slash, 10);
+  char* end = NULL;
+  long n = slash != text && *slash == '/' ? strtol(slash + 1, &end, 10) : 0;
+  if (end == NULL || end == slash + 1 || *end != '\0' || n < 1 || n > ADC_MAX_SHARDS || i < 1 || i > n) {
+    return adc_fail(error, "--shard takes INDEX/COUNT with 1 <= INDEX <= COUNT <= %d (e.g. 2/4), not '%s'",
+                    ADC_MAX_SHARDS, text);
+  }
+  *index = (int)i;
+  *count = (int)n;
+  return 0;
+}
+
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
   if (session->timeout_seconds > 0) return session->timeout_seconds;
   double limit = c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;

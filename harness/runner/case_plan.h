@@ -4,6 +4,7 @@
 #define ADC_CASE_PLAN_H
 
 #include "runner/session.h"
+#include "support/error.h"
 
 /* Returns the number of cases, written to a new array in `*cases` (free it). */
 size_t adc_plan_cases(const struct adc_session* session, const char* const* filters, int n_filters,
@@ -17,6 +18,15 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
  * the same command with each index from 1 to count runs every case exactly
  * once. */
 size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count);
+
+/* Shards a run may be split into, at most. */
+#define ADC_MAX_SHARDS 1000
+
+/* Reads "INDEX/COUNT" (--shard's value), 1 <= INDEX <= COUNT <=
+ * ADC_MAX_SHARDS, into `*index` and `*count`: the one reader of the
+ * spelling, for the command line and for the reports that merge reads
+ * back.  Returns 0, or -1 with the reason. */
+int adc_parse_shard(const char* text, int* index, int* count, struct adc_error* error);
 
 /* A case's time limit: --timeout when given, else its rule's own, else the
  * default, either of the last two times the session's timeout_scale. */
