@@ -1,5 +1,7 @@
 /* adc-conform: runs the rule catalogue against a producer and/or consumer
  * library (run_command.c), or one of the commands of subcommands.h. */
+#include <stddef.h>
+
 #include "cli/subcommands.h"
 
 int main(int argc, char** argv) {
