@@ -28,4 +28,11 @@ void adc_print_subcommands(void);
 /* The main command: runs the rules (options.h). */
 int adc_run_command(int argc, char** argv);
 
+/* adc-conform certify (certify_command.c): the main command with its
+ * options fixed, its reports written into a bundle with a manifest. */
+int adc_certify_command(int argc, char** argv);
+/* adc-conform verify DIR (verify_command.c): whether a bundle's claim
+ * holds; 0 yes, 1 no, 2 not a bundle. */
+int adc_verify_command(int argc, char** argv);
+
 #endif /* ADC_SUBCOMMANDS_H */
