@@ -10,9 +10,8 @@ int adc_cli_bad_input(const struct adc_error* error) {
 
 /* Every command but the main one, which takes no name. */
 static const struct adc_subcommand subcommands[] = {
-    {"certify", adc_certify_command,
-     "run every rule on every device and write a conformance bundle (--out DIR) with a manifest"},
-    {"verify", adc_verify_command, "check a bundle certify wrote: complete, unmodified, and its claim holds"},
+    {"certify", adc_certify_command, "every rule, every device: a conformance bundle in --out DIR"},
+    {"verify", adc_verify_command, "check a certify bundle: complete, unmodified, claim holds"},
     {NULL, NULL, NULL},
 };
 
