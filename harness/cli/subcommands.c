@@ -11,6 +11,8 @@ int adc_cli_bad_input(const struct adc_error* error) {
 /* Every command but the main one, which takes no name. */
 static const struct adc_subcommand subcommands[] = {
     {"merge", adc_merge_command, "merge shard reports into one report"},
+    {"certify", adc_certify_command, "every rule, every device: a conformance bundle in --out DIR"},
+    {"verify", adc_verify_command, "check a certify bundle: complete, unmodified, claim holds"},
     {NULL, NULL, NULL},
 };
 

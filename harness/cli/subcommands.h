@@ -30,5 +30,11 @@ int adc_run_command(int argc, char** argv);
 
 /* merge: the JSON reports of a run's shards made into one (merge_command.c). */
 int adc_merge_command(int argc, char** argv);
+/* adc-conform certify (certify_command.c): the main command with its
+ * options fixed, its reports written into a bundle with a manifest. */
+int adc_certify_command(int argc, char** argv);
+/* adc-conform verify DIR (verify_command.c): whether a bundle's claim
+ * holds; 0 yes, 1 no, 2 not a bundle. */
+int adc_verify_command(int argc, char** argv);
 
 #endif /* ADC_SUBCOMMANDS_H */

@@ -1,0 +1,230 @@
+#include "report/claim_check.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "rule_api/status.h"
+
+static const char* string_at(const cJSON* object, const char* key) {
+  const cJSON* item = cJSON_GetObjectItemCaseSensitive(object, key);
+  return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static const char* or_missing(const char* text) {
+  return text != NULL ? text : "(missing)";
+}
+
+static void check_suite(const cJSON* report, const char* version, const char* git_commit,
+                        struct adc_reason_list* reasons, struct adc_reason_list* scope) {
+  const cJSON* schema = cJSON_GetObjectItemCaseSensitive(report, "schema_version");
+  if (!cJSON_IsNumber(schema) || schema->valuedouble != ADC_REPORT_SCHEMA_VERSION) {
+    adc_reason_add(reasons, "report.json: schema_version is not %d, this suite's", ADC_REPORT_SCHEMA_VERSION);
+  }
+  const cJSON* suite = cJSON_GetObjectItemCaseSensitive(report, "suite");
+  const char* claimed_version = string_at(suite, "version");
+  const char* claimed_commit = string_at(suite, "git_commit");
+  adc_reason_add(scope, "suite: adc-conform %s, git commit %s", or_missing(claimed_version),
+                 or_missing(claimed_commit));
+  if (claimed_version == NULL || strcmp(claimed_version, version) != 0 || claimed_commit == NULL ||
+      strcmp(claimed_commit, git_commit) != 0) {
+    adc_reason_add(
+        reasons,
+        "report.json: made by adc-conform %s (git commit %s), not by this one, %s (git commit %s): "
+        "verify a bundle with the suite that made it",
+        or_missing(claimed_version), or_missing(claimed_commit), version, git_commit);
+  }
+}
+
+/* Whether the first `length` characters of `name` are `option`. */
+static bool is_option(const char* name, size_t length, const char* option) {
+  return strlen(option) == length && strncmp(name, option, length) == 0;
+}
+
+/* The options of adc-conform's run that a certify run may carry, all of
+ * them taking a value. */
+static bool certify_option(const char* name, size_t length) {
+  static const char* const allowed[] = {"producer",        "consumer", "prefix", "producer-prefix",
+                                        "consumer-prefix", "timeout",  "jobs",   "device",
+                                        "report-json",     "junit"};
+  for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+    if (is_option(name, length, allowed[i])) return true;
+  }
+  return false;
+}
+
+static void check_command_line(const cJSON* report, struct adc_reason_list* reasons) {
+  const cJSON* command_line = cJSON_GetObjectItemCaseSensitive(report, "command_line");
+  int n = cJSON_IsArray(command_line) ? cJSON_GetArraySize(command_line) : 0;
+  if (n == 0) {
+    adc_reason_add(reasons, "report.json: no command_line");
+    return;
+  }
+  const char* device = NULL;
+  bool report_json = false, junit = false, library = false;
+  for (int a = 1; a < n; a++) {
+    const cJSON* item = cJSON_GetArrayItem(command_line, a);
+    const char* argument = cJSON_IsString(item) ? item->valuestring : "";
+    const char* name = strncmp(argument, "--", 2) == 0 ? argument + 2 : NULL;
+    size_t length = name == NULL ? 0 : strcspn(name, "=");
+    if (name == NULL || !certify_option(name, length)) {
+      adc_reason_add(reasons,
+                     "report.json: the run's command line has '%s', which certify never passes: a claim "
+                     "covers every rule on every device present",
+                     argument);
+      /* Its value, when it takes one, is no second reason. */
+      const cJSON* next = cJSON_GetArrayItem(command_line, a + 1);
+      if (name != NULL && name[length] != '=' && cJSON_IsString(next) &&
+          strncmp(next->valuestring, "--", 2) != 0) {
+        a++;
+      }
+      continue;
+    }
+    const char* value = NULL;
+    if (name[length] == '=') {
+      value = name + length + 1;
+    } else if (a + 1 < n && cJSON_IsString(cJSON_GetArrayItem(command_line, a + 1))) {
+      value = cJSON_GetArrayItem(command_line, ++a)->valuestring;
+    }
+    if (is_option(name, length, "device")) device = value;
+    report_json |= is_option(name, length, "report-json");
+    junit |= is_option(name, length, "junit");
+    library |= is_option(name, length, "producer") || is_option(name, length, "consumer");
+  }
+  if (device == NULL || strcmp(device, "all") != 0) {
+    adc_reason_add(reasons, "report.json: the run was on device '%s', not on all devices as certify runs",
+                   or_missing(device));
+  }
+  if (!report_json || !junit || !library) {
+    adc_reason_add(reasons, "report.json: the run's command line lacks %s: not a certify run",
+                   !library       ? "--producer and --consumer"
+                   : !report_json ? "--report-json"
+                                  : "--junit");
+  }
+}
+
+/* One side of the run, as the scope says it: a claim certifies only the
+ * sides the run tested. */
+static void describe_side(const cJSON* environment, const char* role, struct adc_reason_list* scope) {
+  const cJSON* side = cJSON_GetObjectItemCaseSensitive(environment, role);
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(side, "tested"))) {
+    adc_reason_add(scope, "%s: not certified (the bundled reference was the partner)", role);
+  } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(side, "is_reference"))) {
+    adc_reason_add(scope, "%s: certified: the bundled reference", role);
+  } else {
+    adc_reason_add(scope, "%s: certified: %s (entry-point prefix '%s')", role,
+                   or_missing(string_at(side, "path")), or_missing(string_at(side, "prefix")));
+  }
+}
+
+/* The device named `name` of the environment; NULL when it lists none. */
+static const cJSON* device_named(const cJSON* environment, const char* name) {
+  const cJSON* device;
+  cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(environment, "devices")) {
+    const char* device_name = string_at(device, "name");
+    if (device_name != NULL && name != NULL && strcmp(device_name, name) == 0) return device;
+  }
+  return NULL;
+}
+
+static bool device_present(const cJSON* environment, const char* name) {
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(device_named(environment, name), "available"));
+}
+
+static void describe_devices(const cJSON* environment, struct adc_reason_list* scope) {
+  char present[512] = "";
+  const cJSON* device;
+  cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(environment, "devices")) {
+    const char* name = or_missing(string_at(device, "name"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(device, "available"))) {
+      size_t used = strlen(present);
+      snprintf(present + used, sizeof(present) - used, "%s%s", used ? ", " : "", name);
+    } else {
+      adc_reason_add(scope, "device not present, not covered: %s (%s)", name,
+                     or_missing(string_at(device, "unavailable_reason")));
+    }
+  }
+  adc_reason_add(scope, "devices judged: %s", present[0] ? present : "none");
+}
+
+/* Counts of the cases, for the scope. */
+struct case_tally {
+  size_t by_status[ADC_STATUS_COUNT];
+  size_t cases;
+  size_t must_passed;
+  size_t not_supported_absent_device;  /* the device is not present here */
+  size_t not_supported_present_device; /* an entry point not offered, or nothing to judge */
+  size_t should_shortfalls;            /* SHOULD cases ending other than pass or not_supported */
+};
+
+static void judge_case(const cJSON* item, const cJSON* environment, struct case_tally* tally,
+                       struct adc_reason_list* reasons) {
+  const char* id = or_missing(string_at(item, "id"));
+  const char* severity = string_at(item, "severity");
+  const char* status_name = string_at(item, "status");
+  enum adc_status status;
+  if (status_name == NULL || !adc_status_from_name(status_name, &status) || severity == NULL ||
+      (strcmp(severity, "MUST") != 0 && strcmp(severity, "SHOULD") != 0)) {
+    adc_reason_add(reasons, "report.json: case %s has no known status and severity", id);
+    return;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(item, "expectation") != NULL) {
+    adc_reason_add(reasons, "report.json: case %s was judged against an --expect entry", id);
+  }
+  tally->cases++;
+  tally->by_status[status]++;
+  bool must = strcmp(severity, "MUST") == 0;
+  if (status == ADC_NOT_SUPPORTED) {
+    if (device_present(environment, string_at(item, "device"))) {
+      tally->not_supported_present_device++;
+    } else {
+      tally->not_supported_absent_device++;
+    }
+  } else if (status == ADC_PASS) {
+    tally->must_passed += must;
+  } else if (must) {
+    adc_reason_add(reasons, "MUST case %s ended %s: %s", id, status_name,
+                   or_missing(string_at(item, "message")));
+  } else {
+    tally->should_shortfalls++;
+  }
+}
+
+static void describe_tally(const struct case_tally* tally, struct adc_reason_list* scope) {
+  adc_reason_add(scope, "cases: %zu: %zu pass, %zu warning, %zu not_supported, %zu other", tally->cases,
+                 tally->by_status[ADC_PASS], tally->by_status[ADC_WARNING],
+                 tally->by_status[ADC_NOT_SUPPORTED],
+                 tally->cases - tally->by_status[ADC_PASS] - tally->by_status[ADC_WARNING] -
+                     tally->by_status[ADC_NOT_SUPPORTED]);
+  adc_reason_add(scope, "not covered: %zu not_supported cases on devices not present",
+                 tally->not_supported_absent_device);
+  adc_reason_add(scope,
+                 "not covered: %zu not_supported cases on devices present (an optional entry point not "
+                 "offered, or nothing to judge)",
+                 tally->not_supported_present_device);
+  adc_reason_add(scope, "SHOULD shortfalls (allowed): %zu cases", tally->should_shortfalls);
+}
+
+void adc_check_claim(const cJSON* report, const char* version, const char* git_commit,
+                     struct adc_reason_list* reasons, struct adc_reason_list* scope) {
+  check_suite(report, version, git_commit, reasons, scope);
+  check_command_line(report, reasons);
+  const cJSON* environment = cJSON_GetObjectItemCaseSensitive(report, "environment");
+  describe_side(environment, "producer", scope);
+  describe_side(environment, "consumer", scope);
+  describe_devices(environment, scope);
+  const cJSON* summary = cJSON_GetObjectItemCaseSensitive(report, "summary");
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(summary, "complete"))) {
+    adc_reason_add(reasons, "report.json: the run is incomplete (interrupted by %s)",
+                   or_missing(string_at(summary, "interrupted_by")));
+  }
+  struct case_tally tally = {{0}, 0, 0, 0, 0, 0};
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(report, "cases")) {
+    judge_case(item, environment, &tally, reasons);
+  }
+  describe_tally(&tally, scope);
+  if (tally.must_passed == 0) {
+    adc_reason_add(reasons, "report.json: no MUST case passed: the run shows nothing");
+  }
+}
