@@ -7,6 +7,7 @@
 
 #include "cli/subcommands.h"
 #include "report/console_style.h"
+#include "report/json_file.h"
 #include "report/report_merge.h"
 
 static void print_merge_usage(void) {

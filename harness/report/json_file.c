@@ -6,39 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-cJSON* adc_read_json_file(const char* path, struct adc_error* error) {
+/* The whole of the file at `path`, NUL-terminated (the caller frees it);
+ * NULL with the reason. */
+static char* read_whole_file(const char* path, struct adc_error* error) {
   FILE* f = fopen(path, "rb");
   if (f == NULL) {
     adc_fail(error, "cannot read '%s': %s", path, strerror(errno));
     return NULL;
   }
-  size_t size = 0;
-  size_t capacity = 65536;
+  size_t capacity = 1 << 16, length = 0;
   char* text = malloc(capacity);
-  size_t n;
-  while (text != NULL && (n = fread(text + size, 1, capacity - size - 1, f)) > 0) {
-    size += n;
-    if (capacity - size < 2) {
-      char* bigger = realloc(text, capacity *= 2);
-      if (bigger == NULL) free(text);
-      text = bigger;
-    }
+  while (text != NULL) {
+    length += fread(text + length, 1, capacity - length - 1, f);
+    if (length < capacity - 1) break;
+    char* bigger = realloc(text, capacity * 2);
+    if (bigger == NULL) free(text);
+    text = bigger;
+    capacity *= 2;
   }
   bool failed = ferror(f) != 0;
   fclose(f);
-  if (text == NULL) {
-    adc_fail(error, "out of memory reading '%s'", path);
-    return NULL;
-  }
-  if (failed) {
+  if (text == NULL || failed) {
     free(text);
-    adc_fail(error, "cannot read '%s'", path);
+    adc_fail(error, text == NULL ? "out of memory reading '%s'" : "cannot read '%s'", path);
     return NULL;
   }
-  text[size] = '\0';
-  cJSON* json = cJSON_ParseWithLength(text, size);
+  text[length] = '\0';
+  return text;
+}
+
+cJSON* adc_read_json_file(const char* path, struct adc_error* error) {
+  char* text = read_whole_file(path, error);
+  if (text == NULL) return NULL;
+  const char* parse_end = NULL;
+  cJSON* json = cJSON_ParseWithOpts(text, &parse_end, true);
+  if (json == NULL) {
+    size_t offset = parse_end != NULL && parse_end >= text ? (size_t)(parse_end - text) : 0;
+    adc_fail(error, "'%s' is not JSON (malformed or truncated near byte %zu)", path, offset);
+  }
   free(text);
-  if (json == NULL) adc_fail(error, "'%s' is not JSON", path);
   return json;
 }
 

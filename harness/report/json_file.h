@@ -1,4 +1,4 @@
-/* Reading a whole JSON file (a report, a bundle's environment). */
+/* A whole JSON file, read or written (a report, a bundle's environment). */
 #ifndef ADC_REPORT_JSON_FILE_H
 #define ADC_REPORT_JSON_FILE_H
 

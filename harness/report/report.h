@@ -98,10 +98,6 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
 cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expectations,
                         const struct adc_run_outcome* outcome);
 
-/* Writes `root` (the caller keeps it) to `path` as the JSON report is
- * written.  Returns 0, or -1 with the reason. */
-int adc_write_json_file(const char* path, const cJSON* root, struct adc_error* error);
-
 /* Returns 0, or -1 with the reason. */
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
                           const struct adc_task_result* results, size_t n,

@@ -25,6 +25,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "report/json_file.h"
 #include "report/report.h"
 #include "support/version.h"
 
@@ -216,21 +217,6 @@ cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expe
   }
   cJSON_AddBoolToObject(totals, "conforms", adc_run_conforms(summary, outcome));
   return totals;
-}
-
-int adc_write_json_file(const char* path, const cJSON* root, struct adc_error* error) {
-  char* text = cJSON_Print(root);
-  if (text == NULL) return adc_fail(error, "out of memory writing report '%s'", path);
-  FILE* f = fopen(path, "w");
-  if (f == NULL) {
-    free(text);
-    return adc_fail(error, "cannot write report '%s': %s", path, strerror(errno));
-  }
-  fputs(text, f);
-  fputc('\n', f);
-  free(text);
-  if (fclose(f) != 0) return adc_fail(error, "cannot write report '%s'", path);
-  return 0;
 }
 
 int adc_write_json_report(const char* path, const struct adc_session* session, const struct adc_case* cases,

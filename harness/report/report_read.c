@@ -6,37 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json_file.h"
 #include "report/report.h"
 #include "runner/expectations.h"
-
-/* The whole of the file at `path`, NUL-terminated (the caller frees it);
- * NULL with the reason. */
-static char* read_whole_file(const char* path, struct adc_error* error) {
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) {
-    adc_fail(error, "%s: cannot read the report: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t capacity = 1 << 16, length = 0;
-  char* text = malloc(capacity);
-  while (text != NULL) {
-    length += fread(text + length, 1, capacity - length - 1, f);
-    if (length < capacity - 1) break;
-    char* bigger = realloc(text, capacity * 2);
-    if (bigger == NULL) free(text);
-    text = bigger;
-    capacity *= 2;
-  }
-  bool failed = ferror(f) != 0;
-  fclose(f);
-  if (text == NULL || failed) {
-    free(text);
-    adc_fail(error, "%s: cannot read the report", path);
-    return NULL;
-  }
-  text[length] = '\0';
-  return text;
-}
 
 static const char* string_item(const cJSON* object, const char* key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
@@ -139,17 +111,8 @@ static int take_command_line(struct adc_read_report* out, struct adc_error* erro
 int adc_read_report(const char* path, struct adc_read_report* out, struct adc_error* error) {
   memset(out, 0, sizeof(*out));
   out->path = path;
-  char* text = read_whole_file(path, error);
-  if (text == NULL) return -1;
-  const char* parse_end = NULL;
-  out->root = cJSON_ParseWithOpts(text, &parse_end, true);
-  if (out->root == NULL) {
-    size_t offset = parse_end != NULL && parse_end >= text ? (size_t)(parse_end - text) : 0;
-    adc_fail(error, "%s: not JSON (malformed or truncated near byte %zu)", path, offset);
-    free(text);
-    return -1;
-  }
-  free(text);
+  out->root = adc_read_json_file(path, error);
+  if (out->root == NULL) return -1;
   if (take_parts(out, error) != 0 || take_command_line(out, error) != 0) {
     adc_read_report_free(out);
     return -1;
