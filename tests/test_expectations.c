@@ -54,15 +54,6 @@ static double summary_count(const cJSON* report, const char* key) {
   return cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), key)->valuedouble;
 }
 
-static const cJSON* find_case(const cJSON* report, const char* id) {
-  const cJSON* item;
-  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
-    if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring, id) == 0) return item;
-  }
-  ck_abort_msg("no case %s in the report", id);
-  return NULL;
-}
-
 START_TEST(expected_failure_keeps_the_run_green) {
   int exit_code;
   char* err;
@@ -75,7 +66,7 @@ START_TEST(expected_failure_keeps_the_run_green) {
   /* The verdict is kept: a library with expected failures does not conform. */
   ck_assert_int_eq((int)summary_count(report, "fail"), 4);
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "conforms")));
-  const cJSON* item = find_case(report, "cpu/array.data.matches_fixture/dictionary");
+  const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/dictionary");
   ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "fail");
   const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
   ck_assert_ptr_nonnull(expectation);
@@ -85,7 +76,7 @@ START_TEST(expected_failure_keeps_the_run_green) {
   ck_assert_int_eq(cJSON_GetObjectItem(expectation, "line")->valueint, 3);
   ck_assert_str_eq(cJSON_GetObjectItem(expectation, "outcome")->valuestring, "expected_fail");
   /* A case no entry matches carries no expectation. */
-  item = find_case(report, "cpu/array.data.matches_fixture/int32_empty");
+  item = report_case(report, "cpu/array.data.matches_fixture/int32_empty");
   ck_assert_ptr_null(cJSON_GetObjectItem(item, "expectation"));
   ck_assert_str_eq(err, "");
   free(err);
@@ -102,7 +93,7 @@ START_TEST(first_matching_entry_wins) {
                              " fail altered\ncpu/array.data.matches_fixture/*_nulls crash never\n",
                &exit_code, &err);
   ck_assert_msg(exit_code == 0, "exit %d, stderr: %s", exit_code, err);
-  const cJSON* item = find_case(report, FAILING_INT32);
+  const cJSON* item = report_case(report, FAILING_INT32);
   ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(item, "expectation"), "line")->valueint, 2);
   ck_assert_msg(strstr(err, ":3: 'cpu/array.data.matches_fixture/*_nulls' matches no case") != NULL, "%s",
                 err);
@@ -119,7 +110,7 @@ START_TEST(another_status_fails_the_run) {
   ck_assert_int_eq(exit_code, 1);
   ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 4);
   ck_assert_int_eq((int)summary_count(report, "failing_run_cases"), 4);
-  const cJSON* item = find_case(report, "cpu/array.data.matches_fixture/nested_struct");
+  const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/nested_struct");
   ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(item, "expectation"), "outcome")->valuestring,
                    "unexpected_status");
   free(err);
@@ -134,7 +125,7 @@ START_TEST(unexpected_pass_fails_the_run) {
   ck_assert_int_eq(exit_code, 1);
   ck_assert_int_eq((int)summary_count(report, "expected_fail"), 4);
   ck_assert_int_eq((int)summary_count(report, "unexpected_pass"), 2);
-  const cJSON* item = find_case(report, "cpu/array.data.matches_fixture/int32_empty");
+  const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/int32_empty");
   ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "pass");
   ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(item, "expectation"), "outcome")->valuestring,
                    "unexpected_pass");
@@ -153,7 +144,7 @@ START_TEST(alternatives_accept_any_of_them) {
   ck_assert_int_eq(exit_code, 1);
   ck_assert_int_eq((int)summary_count(report, "expected_fail"), 5);
   ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 1);
-  const cJSON* item = find_case(report, "cpu/array.data.matches_fixture/int32_empty");
+  const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/int32_empty");
   const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
   ck_assert_str_eq(cJSON_GetObjectItem(expectation, "status")->valuestring, "fail|pass");
   ck_assert_str_eq(cJSON_GetObjectItem(expectation, "outcome")->valuestring, "expected_fail");

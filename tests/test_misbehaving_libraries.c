@@ -65,14 +65,6 @@ static const struct expectation expectations[] = {
 };
 #define N_EXPECTATIONS ((int)(sizeof(expectations) / sizeof(expectations[0])))
 
-static const cJSON* find_case(const cJSON* report, const char* id) {
-  const cJSON* item;
-  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
-    if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring, id) == 0) return item;
-  }
-  return NULL;
-}
-
 static bool is_status(const char* status) {
   static const char* const known[] = {"pass",          "fail",    "crash",     "timeout",
                                       "not_supported", "warning", "unresolved"};
@@ -115,14 +107,14 @@ START_TEST(misbehaviour_costs_only_its_cases) {
     ck_assert(cJSON_IsString(cJSON_GetObjectItem(item, "message")));
     ck_assert(is_status(cJSON_GetObjectItem(item, "status")->valuestring));
   }
-  const cJSON* reached = find_case(report, e->reaching);
+  const cJSON* reached = report_case(report, e->reaching);
   ck_assert_msg(reached != NULL, "%s: no case %s", e->library, e->reaching);
   const char* status = cJSON_GetObjectItem(reached, "status")->valuestring;
   const char* message = cJSON_GetObjectItem(reached, "message")->valuestring;
   ck_assert_msg(strcmp(status, e->status) == 0 && strstr(message, e->cause) != NULL, "%s %s: %s ended %s: %s",
                 e->library, e->misbehaviour ? e->misbehaviour : "", e->reaching, status, message);
   if (e->untouched != NULL) {
-    const cJSON* other = find_case(report, e->untouched);
+    const cJSON* other = report_case(report, e->untouched);
     ck_assert_msg(other != NULL && strcmp(cJSON_GetObjectItem(other, "status")->valuestring, "pass") == 0,
                   "%s: %s, which does not reach the misbehaviour, did not pass", e->library, e->untouched);
   }

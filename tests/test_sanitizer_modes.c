@@ -22,17 +22,9 @@
 #define PLAIN_LIBRARY BUILD_PATH("libmisbehaving_memory_errors.so")
 #define ASAN_LIBRARY BUILD_PATH("libmisbehaving_memory_errors_asan.so")
 
-static const cJSON* find_case(const cJSON* report, const char* id) {
-  const cJSON* item;
-  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
-    if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring, id) == 0) return item;
-  }
-  return NULL;
-}
-
 /* The case `id` of `report` ended `status` with `cause` in its message. */
 static void assert_case(const cJSON* report, const char* id, const char* status, const char* cause) {
-  const cJSON* item = find_case(report, id);
+  const cJSON* item = report_case(report, id);
   ck_assert_msg(item != NULL, "no case %s in the report", id);
   const char* got = cJSON_GetObjectItem(item, "status")->valuestring;
   const char* message = cJSON_GetObjectItem(item, "message")->valuestring;

@@ -149,3 +149,12 @@ void assert_json_report_valid(const char* path) {
                 run.out, run.err);
   run_result_free(&run);
 }
+
+const cJSON* report_case(const cJSON* report, const char* id) {
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    if (strcmp(cJSON_GetObjectItem(item, "id")->valuestring, id) == 0) return item;
+  }
+  ck_abort_msg("no case %s in the report", id);
+  return NULL;
+}

@@ -32,6 +32,9 @@ cJSON* read_json_file(const char* path);
  * (NULL if none was written) and the exit code. */
 cJSON* run_conform_report(const char* const* args, int* exit_code);
 
+/* The case `id` of a JSON report; the test fails when there is none. */
+const cJSON* report_case(const cJSON* report, const char* id);
+
 /* For a test that has made itself a child subreaper (so that what a run
  * leaves behind becomes its child): the processes of its runs still alive
  * after `grace_seconds`, killed and reaped, and counted. */
