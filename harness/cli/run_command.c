@@ -22,6 +22,7 @@
 #include "runner/fixture_set.h"
 #include "runner/runner.h"
 #include "support/clock.h"
+#include "support/parent_only_memory.h"
 
 /* Settles everything a run works from; returns 0, or -1 with the reason. */
 static int settle_session(const struct adc_options* options, struct adc_session* session,
@@ -115,14 +116,15 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
     if (listeners.journal == NULL) return adc_cli_bad_input(&error);
   }
   FILE* console = options->tap ? stderr : stdout;
-  struct adc_task_result* results = calloc(n, sizeof(*results));
+  /* The parent's alone: no case's process reads them (support/parent_only_memory.h). */
+  struct adc_task_result* results = adc_parent_only_calloc(n, sizeof(*results));
   double started = adc_now_seconds();
   adc_progress_start(&listeners.progress, stderr, n);
   int ran = results == NULL ? adc_fail(&error, "out of memory")
                             : adc_run_cases(session, cases, n, results, case_ended, &listeners, &error);
   adc_progress_end(&listeners.progress);
   if (ran != 0) {
-    free(results);
+    adc_parent_only_free(results);
     adc_journal_close(listeners.journal, false);
     return adc_cli_bad_input(&error);
   }
@@ -139,7 +141,7 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
   if (!written || write_other_reports(options, session, cases, results, n, &outcome, console, &error) != 0) {
     exit_code = adc_cli_bad_input(&error);
   }
-  free(results);
+  adc_parent_only_free(results);
   return exit_code;
 }
 

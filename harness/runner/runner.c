@@ -4,6 +4,7 @@
 
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
+#include "support/parent_only_memory.h"
 
 struct case_task {
   const struct adc_session* session;
@@ -36,9 +37,10 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                   struct adc_error* error) {
   struct case_task* case_tasks = calloc(n_cases + 1, sizeof(*case_tasks));
   struct adc_task* tasks = calloc(n_cases + 1, sizeof(*tasks));
-  struct adc_task_result* task_results = calloc(n_cases + 1, sizeof(*task_results));
+  /* Results are the parent's alone (support/parent_only_memory.h). */
+  struct adc_task_result* task_results = adc_parent_only_calloc(n_cases + 1, sizeof(*task_results));
   if (case_tasks == NULL || tasks == NULL || task_results == NULL) {
-    free(task_results);
+    adc_parent_only_free(task_results);
     free(tasks);
     free(case_tasks);
     return adc_fail(error, "out of memory");
@@ -63,7 +65,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .on_result = on_task_result,
                              .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);
-  free(task_results);
+  adc_parent_only_free(task_results);
   free(tasks);
   free(case_tasks);
   return status;

@@ -16,6 +16,7 @@
 #include "runner/output_capture.h"
 #include "runner/wire.h"
 #include "support/clock.h"
+#include "support/parent_only_memory.h"
 
 /* Bytes read from one pipe per wake-up, so that a process flooding its
  * output cannot starve the others or their deadlines. */
@@ -25,11 +26,20 @@
 
 enum end_cause { ENDED, TIMED_OUT, STOPPED, INTERRUPTED };
 
+/* The read ends of a running task's two pipes, -1 once closed.  Kept in
+ * ordinary memory, apart from the slots: a new task's process closes its
+ * siblings' (become_task_process), and the slots are parent-only memory,
+ * which a task's process does not have (support/parent_only_memory.h). */
+struct slot_pipes {
+  int verdict_fd;
+  int output_fd;
+};
+
+/* A running task, as the parent sees it. */
 struct slot {
   size_t index;
-  pid_t pid;      /* 0: the slot is free */
-  int verdict_fd; /* -1 once closed */
-  int output_fd;
+  pid_t pid; /* 0: the slot is free */
+  struct slot_pipes* pipes;
   double started;
   double deadline;
   bool killed; /* its process group was sent SIGKILL */
@@ -94,7 +104,7 @@ static void restore_handlers(const struct saved_handlers* saved) {
 /* In the child: a process group of its own, default signal handling, no
  * descriptor of the harness but its own two pipes, and death with the
  * harness. */
-static void become_task_process(pid_t harness, const struct adc_task_run* run, const struct slot* slots,
+static void become_task_process(pid_t harness, const struct adc_task_run* run, const struct slot_pipes* pipes,
                                 int n_slots, int output_fd) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -110,9 +120,8 @@ static void become_task_process(pid_t harness, const struct adc_task_run* run, c
   /* Siblings' pipes must not stay open here, or their end of file would
    * wait for this process too. */
   for (int i = 0; i < n_slots; i++) {
-    if (slots[i].pid == 0) continue;
-    if (slots[i].verdict_fd >= 0) close(slots[i].verdict_fd);
-    if (slots[i].output_fd >= 0) close(slots[i].output_fd);
+    if (pipes[i].verdict_fd >= 0) close(pipes[i].verdict_fd);
+    if (pipes[i].output_fd >= 0) close(pipes[i].output_fd);
   }
   if (null_input >= 0) dup2(null_input, STDIN_FILENO);
   dup2(output_fd, STDOUT_FILENO);
@@ -131,7 +140,7 @@ static void close_pair(int pipe_ends[2]) {
 }
 
 static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
-                 struct slot* slots, int n_slots, struct adc_error* error) {
+                 const struct slot_pipes* pipes, int n_slots, struct adc_error* error) {
   int verdict_pipe[2];
   int output_pipe[2];
   if (pipe(verdict_pipe) != 0) return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
@@ -151,7 +160,7 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
   if (pid == 0) {
     close(verdict_pipe[0]);
     close(output_pipe[0]);
-    become_task_process(harness, run, slots, n_slots, output_pipe[1]);
+    become_task_process(harness, run, pipes, n_slots, output_pipe[1]);
     task->run(task->argument, verdict_pipe[1]);
     /* exit(), not _exit(): library destructors run, and so do leak
      * checkers, whose reports then become this case's verdict. */
@@ -161,16 +170,18 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
   setpgid(pid, pid);
   close(verdict_pipe[1]);
   close(output_pipe[1]);
+  struct slot_pipes* slot_pipes = slot->pipes;
   memset(slot, 0, sizeof(*slot));
+  slot->pipes = slot_pipes;
   slot->index = index;
   slot->pid = pid;
   slot->started = adc_now_seconds();
   slot->deadline = slot->started + task->timeout_seconds;
-  slot->verdict_fd = verdict_pipe[0];
-  slot->output_fd = output_pipe[0];
+  slot->pipes->verdict_fd = verdict_pipe[0];
+  slot->pipes->output_fd = output_pipe[0];
   adc_capture_reset(&slot->output);
-  fcntl(slot->verdict_fd, F_SETFL, O_NONBLOCK);
-  fcntl(slot->output_fd, F_SETFL, O_NONBLOCK);
+  fcntl(slot->pipes->verdict_fd, F_SETFL, O_NONBLOCK);
+  fcntl(slot->pipes->output_fd, F_SETFL, O_NONBLOCK);
   return 0;
 }
 
@@ -190,7 +201,7 @@ static void drain(struct slot* slot, int* fd) {
   for (size_t budget = DRAIN_BUDGET; budget > 0;) {
     ssize_t n = read(*fd, buffer, sizeof(buffer));
     if (n > 0) {
-      if (fd == &slot->verdict_fd) {
+      if (fd == &slot->pipes->verdict_fd) {
         take_verdict_bytes(slot, buffer, (size_t)n);
       } else {
         adc_capture_append(&slot->output, buffer, (size_t)n);
@@ -288,7 +299,8 @@ struct run_state {
   size_t n_tasks;
   const struct adc_task_run* run;
   struct adc_task_result* results;
-  struct slot* slots;
+  struct slot* slots; /* parent-only memory */
+  struct slot_pipes* pipes;
   int n_slots;
   pid_t* running; /* scratch: the pids of the running tasks */
   size_t started;
@@ -297,12 +309,12 @@ struct run_state {
 };
 
 static void finish(struct run_state* state, struct slot* slot, int wait_status) {
-  if (slot->verdict_fd >= 0) drain(slot, &slot->verdict_fd);
-  if (slot->output_fd >= 0) drain(slot, &slot->output_fd);
+  if (slot->pipes->verdict_fd >= 0) drain(slot, &slot->pipes->verdict_fd);
+  if (slot->pipes->output_fd >= 0) drain(slot, &slot->pipes->output_fd);
   /* Whoever still holds the pipes (a process that left the group) is not
    * waited for. */
-  if (slot->verdict_fd >= 0) close(slot->verdict_fd);
-  if (slot->output_fd >= 0) close(slot->output_fd);
+  if (slot->pipes->verdict_fd >= 0) close(slot->pipes->verdict_fd);
+  if (slot->pipes->output_fd >= 0) close(slot->pipes->output_fd);
   if (state->run->process_log_dir != NULL) take_process_log(slot, state->run->process_log_dir);
   struct adc_task_result* result = &state->results[slot->index];
   settle(slot, wait_status, state->tasks[slot->index].timeout_seconds, result);
@@ -356,7 +368,7 @@ static void reap(struct run_state* state) {
 static void start_free_slots(struct run_state* state, int* status, struct adc_error* error) {
   for (int s = 0; s < state->n_slots && state->started < state->n_tasks && *status == 0; s++) {
     if (state->slots[s].pid != 0) continue;
-    *status = start(&state->tasks[state->started], state->run, state->started, &state->slots[s], state->slots,
+    *status = start(&state->tasks[state->started], state->run, state->started, &state->slots[s], state->pipes,
                     state->n_slots, error);
     if (*status == 0) state->started++;
   }
@@ -381,8 +393,8 @@ static void wait_for_events(struct run_state* state, struct pollfd* fds, struct 
   for (int s = 0; s < state->n_slots; s++) {
     struct slot* slot = &state->slots[s];
     if (slot->pid == 0) continue;
-    if (slot->output_fd >= 0) {
-      fds[n_fds] = (struct pollfd){slot->output_fd, POLLIN, 0};
+    if (slot->pipes->output_fd >= 0) {
+      fds[n_fds] = (struct pollfd){slot->pipes->output_fd, POLLIN, 0};
       owners[n_fds++] = slot;
     }
   }
@@ -392,7 +404,7 @@ static void wait_for_events(struct run_state* state, struct pollfd* fds, struct 
   for (int i = 1; i < n_fds; i++) {
     if (fds[i].revents == 0) continue;
     struct slot* slot = owners[i];
-    if (fds[i].fd == slot->output_fd) drain(slot, &slot->output_fd);
+    if (fds[i].fd == slot->pipes->output_fd) drain(slot, &slot->pipes->output_fd);
   }
 }
 
@@ -432,18 +444,29 @@ static void kill_orphans_now(const struct run_state* state) {
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
                   struct adc_task_result* results, struct adc_error* error) {
-  struct run_state state = {tasks, n_tasks, run, results, NULL, run->jobs > 0 ? run->jobs : 1,
-                            NULL,  0,       0,   false};
+  struct run_state state = {.tasks = tasks,
+                            .n_tasks = n_tasks,
+                            .run = run,
+                            .results = results,
+                            .n_slots = run->jobs > 0 ? run->jobs : 1};
   last_interruption = 0;
   if (adc_become_subreaper(error) != 0) return -1;
-  state.slots = calloc((size_t)state.n_slots, sizeof(*state.slots));
-  state.running = calloc((size_t)state.n_slots, sizeof(*state.running));
+  /* What only this process reads and writes after each fork is kept out
+   * of the tasks' processes: forks then neither copy nor write-protect it. */
+  state.slots = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.slots));
+  state.pipes = calloc((size_t)state.n_slots, sizeof(*state.pipes));
+  state.running = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.running));
   /* The wake pipe, then the output pipe of each running task. */
-  struct pollfd* fds = calloc(1 + (size_t)state.n_slots, sizeof(*fds));
-  struct slot** owners = calloc(1 + (size_t)state.n_slots, sizeof(*owners));
+  struct pollfd* fds = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*fds));
+  struct slot** owners = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*owners));
+  for (int s = 0; state.slots != NULL && state.pipes != NULL && s < state.n_slots; s++) {
+    state.pipes[s] = (struct slot_pipes){-1, -1};
+    state.slots[s].pipes = &state.pipes[s];
+  }
   struct saved_handlers saved;
-  int status = state.slots && state.running && fds && owners ? install_handlers(&saved, error)
-                                                             : adc_fail(error, "out of memory");
+  int status = state.slots && state.pipes && state.running && fds && owners
+                   ? install_handlers(&saved, error)
+                   : adc_fail(error, "out of memory");
   bool handlers_installed = status == 0;
   double last_sweep = adc_now_seconds();
   while (status == 0 && state.finished < n_tasks) {
@@ -465,10 +488,11 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   }
   if (handlers_installed) restore_handlers(&saved);
   adc_kill_all_orphans(2.0);
-  free(owners);
-  free(fds);
-  free(state.running);
-  free(state.slots);
+  adc_parent_only_free(owners);
+  adc_parent_only_free(fds);
+  adc_parent_only_free(state.running);
+  free(state.pipes);
+  adc_parent_only_free(state.slots);
   return status;
 }
 
