@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/shard_command_line.h"
 #include "test_support.h"
 
 #define WRONG_VALUE_TWIN BUILD_PATH("libbroken_producer_wrong_value.so")
@@ -302,6 +303,31 @@ START_TEST(bad_reports_are_refused) {
 }
 END_TEST
 
+/* The command line is read with the run's own option table: a value that
+ * looks like an option stays a value, abbreviations and "=" are read as
+ * getopt_long reads them, and only the output and sharding options are
+ * left out of what the shards must share. */
+START_TEST(command_lines_are_read_as_the_run_read_them) {
+  const char* argv[] = {"adc-conform", "--producer", "reference", "--filter", "--jobs",
+                        "--shard=2/3", "--jobs",     "4",         "--rep",    "x.json",
+                        "--verb",      "--timeout",  "5"};
+  struct adc_shard_command_line line;
+  struct adc_error error;
+  ck_assert_int_eq(adc_shard_command_line_split(13, argv, &line, &error), 0);
+  const char* deciding[] = {"--producer", "reference", "--filter", "--jobs", "--timeout", "5"};
+  ck_assert_uint_eq(line.n_deciding, 6);
+  for (size_t i = 0; i < 6; i++) ck_assert_str_eq(line.deciding[i], deciding[i]);
+  ck_assert(line.sharded);
+  ck_assert_int_eq(line.shard_index, 2);
+  ck_assert_int_eq(line.shard_count, 3);
+  ck_assert(line.is_shard_argument[5] && !line.is_shard_argument[6]);
+  adc_shard_command_line_free(&line);
+  const char* dangling[] = {"adc-conform", "--producer", "reference", "--shard"};
+  ck_assert_int_eq(adc_shard_command_line_split(4, dangling, &line, &error), -1);
+  ck_assert_str_eq(error.message, "--shard has no value");
+}
+END_TEST
+
 START_TEST(merge_has_its_usage) {
   const char* help[] = {"merge", "--help", NULL};
   struct run_result run = run_conform(help);
@@ -328,6 +354,7 @@ int main(void) {
   tcase_add_test(tc, a_failing_shard_fails_the_merge);
   tcase_add_test(tc, bad_reports_are_refused);
   tcase_add_test(tc, merge_has_its_usage);
+  tcase_add_test(tc, command_lines_are_read_as_the_run_read_them);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

@@ -121,32 +121,71 @@ static int parse_catalogue_format(const char* text, enum adc_catalogue_format* o
   return 0;
 }
 
+/* The main command's options, as getopt_long reads them. */
+static const struct option long_options[] = {
+    {"producer", required_argument, NULL, OPT_PRODUCER},
+    {"consumer", required_argument, NULL, OPT_CONSUMER},
+    {"prefix", required_argument, NULL, OPT_PREFIX},
+    {"producer-prefix", required_argument, NULL, OPT_PRODUCER_PREFIX},
+    {"consumer-prefix", required_argument, NULL, OPT_CONSUMER_PREFIX},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"fixtures", required_argument, NULL, OPT_FIXTURES},
+    {"report-json", required_argument, NULL, OPT_REPORT_JSON},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {"tap", no_argument, NULL, OPT_TAP},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"expect", required_argument, NULL, OPT_EXPECT},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+    {"valgrind", no_argument, NULL, OPT_VALGRIND},
+    {"preload", required_argument, NULL, OPT_PRELOAD},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
+    {"verbose", no_argument, NULL, OPT_VERBOSE},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options that change only where the results go, how they are shown,
+ * or how the cases are shared out: the shards of one run may give them
+ * differently (adc-conform merge, report/shard_command_line.c).  Every
+ * other option decides which cases run or how they are judged. */
+static const int output_only_options[] = {OPT_REPORT_JSON, OPT_JUNIT, OPT_TAP,
+                                          OPT_SHARD,       OPT_JOBS,  OPT_VERBOSE};
+
+static bool is_output_only(int option) {
+  for (size_t i = 0; i < sizeof(output_only_options) / sizeof(output_only_options[0]); i++) {
+    if (output_only_options[i] == option) return true;
+  }
+  return false;
+}
+
+bool adc_option_facts(const char* argument, struct adc_option_facts* facts) {
+  if (strncmp(argument, "--", 2) != 0 || argument[2] == '\0') return false;
+  const char* name = argument + 2;
+  size_t length = strcspn(name, "=");
+  /* As getopt_long: an exact name wins; else a prefix of exactly one. */
+  const struct option* found = NULL;
+  for (const struct option* o = long_options; o->name != NULL; o++) {
+    if (strncmp(o->name, name, length) != 0) continue;
+    if (strlen(o->name) == length) {
+      found = o;
+      break;
+    }
+    if (found != NULL) return false; /* ambiguous */
+    found = o;
+  }
+  if (found == NULL) return false;
+  facts->name = found->name;
+  facts->value_inline = name[length] == '=';
+  facts->takes_value = found->has_arg == required_argument || facts->value_inline;
+  facts->output_only = is_output_only(found->val);
+  return true;
+}
+
 int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc_error* error) {
-  static const struct option long_options[] = {
-      {"producer", required_argument, NULL, OPT_PRODUCER},
-      {"consumer", required_argument, NULL, OPT_CONSUMER},
-      {"prefix", required_argument, NULL, OPT_PREFIX},
-      {"producer-prefix", required_argument, NULL, OPT_PRODUCER_PREFIX},
-      {"consumer-prefix", required_argument, NULL, OPT_CONSUMER_PREFIX},
-      {"device", required_argument, NULL, OPT_DEVICE},
-      {"fixtures", required_argument, NULL, OPT_FIXTURES},
-      {"report-json", required_argument, NULL, OPT_REPORT_JSON},
-      {"junit", required_argument, NULL, OPT_JUNIT},
-      {"tap", no_argument, NULL, OPT_TAP},
-      {"filter", required_argument, NULL, OPT_FILTER},
-      {"expect", required_argument, NULL, OPT_EXPECT},
-      {"shard", required_argument, NULL, OPT_SHARD},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
-      {"jobs", required_argument, NULL, OPT_JOBS},
-      {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
-      {"valgrind", no_argument, NULL, OPT_VALGRIND},
-      {"preload", required_argument, NULL, OPT_PRELOAD},
-      {"list", no_argument, NULL, OPT_LIST},
-      {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
-      {"verbose", no_argument, NULL, OPT_VERBOSE},
-      {"help", no_argument, NULL, OPT_HELP},
-      {NULL, 0, NULL, 0},
-  };
   memset(out, 0, sizeof(*out));
   out->device = "cpu";
   out->shard_index = 1;

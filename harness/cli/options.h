@@ -40,6 +40,23 @@ struct adc_options {
   bool help;
 };
 
+/* What the option table says of one command-line argument. */
+struct adc_option_facts {
+  const char* name; /* the option's full name, without "--" */
+  bool takes_value; /* its value is inline ("--NAME=VALUE") or the next argument */
+  bool value_inline;
+  /* It changes only where the results go, how they are shown or how the
+   * cases are shared out (--report-json, --junit, --tap, --shard, --jobs,
+   * --verbose): the shards of one run may give it differently. */
+  bool output_only;
+};
+
+/* Fills `facts` when `argument` ("--NAME" or "--NAME=VALUE", NAME possibly
+ * abbreviated as getopt_long accepts) names exactly one option of the
+ * main command; returns false for anything else (a value, an unknown or
+ * ambiguous name). */
+bool adc_option_facts(const char* argument, struct adc_option_facts* facts);
+
 /* Returns 0, or -1 with the reason. */
 int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc_error* error);
 void adc_print_usage(void);

@@ -3,35 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "runner/case_plan.h"
-
-/* The options of the main command (cli/options.c) that change only where
- * the results go, how they are shown or how the cases are shared out:
- * shards of one run may give them differently. */
-static const struct free_option {
-  const char* name;
-  bool takes_value;
-} free_options[] = {
-    {"report-json", true}, {"junit", true}, {"tap", false},
-    {"shard", true},       {"jobs", true},  {"verbose", false},
-};
-enum { N_FREE_OPTIONS = sizeof(free_options) / sizeof(free_options[0]) };
-
-/* The free option that `argument` ("--NAME" or "--NAME=VALUE") names, NULL
- * for any other.  getopt_long takes any unambiguous prefix of a long name;
- * since the run accepted its command line, a prefix of a free option's name
- * is that option (no other option's name begins as a free one's does). */
-static const struct free_option* free_option_named(const char* argument) {
-  if (strncmp(argument, "--", 2) != 0 || argument[2] == '\0') return NULL;
-  const char* name = argument + 2;
-  size_t length = strcspn(name, "=");
-  for (size_t o = 0; o < N_FREE_OPTIONS; o++) {
-    if (length <= strlen(free_options[o].name) && strncmp(free_options[o].name, name, length) == 0) {
-      return &free_options[o];
-    }
-  }
-  return NULL;
-}
 
 int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_shard_command_line* out,
                                  struct adc_error* error) {
@@ -44,24 +17,25 @@ int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_s
     adc_shard_command_line_free(out);
     return adc_fail(error, "out of memory");
   }
+  /* Read with the main command's own option table (cli/options.c), so
+   * that an option's value is never taken for an option. */
   for (int a = 1; a < argc; a++) {
-    const struct free_option* option = free_option_named(argv[a]);
-    if (option == NULL) {
+    struct adc_option_facts option;
+    bool named = adc_option_facts(argv[a], &option);
+    bool value_follows = named && option.takes_value && !option.value_inline;
+    if (value_follows && a + 1 == argc) {
+      adc_shard_command_line_free(out);
+      return adc_fail(error, "--%s has no value", option.name);
+    }
+    if (!named || !option.output_only) {
       out->deciding[out->n_deciding++] = argv[a];
+      if (value_follows) out->deciding[out->n_deciding++] = argv[++a];
       continue;
     }
-    const char* equals = strchr(argv[a], '=');
-    const char* value = equals != NULL ? equals + 1 : NULL;
-    bool is_shard = strcmp(option->name, "shard") == 0;
+    const char* value = option.value_inline ? strchr(argv[a], '=') + 1 : value_follows ? argv[a + 1] : NULL;
+    bool is_shard = strcmp(option.name, "shard") == 0;
     out->is_shard_argument[a] = is_shard;
-    if (option->takes_value && value == NULL) {
-      if (a + 1 == argc) {
-        adc_shard_command_line_free(out);
-        return adc_fail(error, "--%s has no value", option->name);
-      }
-      value = argv[++a];
-      out->is_shard_argument[a] = is_shard;
-    }
+    if (value_follows) out->is_shard_argument[++a] = is_shard;
     /* As getopt_long reads it, the last --shard counts. */
     if (is_shard && adc_parse_shard(value, &out->shard_index, &out->shard_count, error) != 0) {
       adc_shard_command_line_free(out);

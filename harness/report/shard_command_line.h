@@ -15,8 +15,8 @@ struct adc_shard_command_line {
   int shard_count;
   bool sharded;
   /* The arguments after the program but for the output and sharding
-   * options (--report-json, --junit, --tap, --shard, --verbose, --jobs) and
-   * their values, which shards may give differently: pointers into the
+   * options (those cli/options.c marks output_only) and their values,
+   * which shards may give differently: pointers into the
    * argv given (not owned), in an array this struct owns. */
   const char** deciding;
   size_t n_deciding;
