@@ -162,7 +162,8 @@ static int run_under_valgrind(char** argv, int* exit_status, struct adc_error* e
                                     suppressions,
                                     log_file,
                                     self};
-  size_t n_words = 11, n_args = 0;
+  size_t n_words = 0, n_args = 0;
+  while (n_words < MAX_WRAPPER_WORDS && words[n_words] != NULL) n_words++;
   while (argv[1 + n_args] != NULL) n_args++;
   char** wrapped = calloc(n_words + n_args + 1, sizeof(*wrapped));
   if (wrapped == NULL) return adc_fail(error, "out of memory");
