@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Packs, on this machine, what a GPU machine of the device tool needs to run
+# the CUDA plan of ci/gpu-session.sh without building there: those machines
+# reach no package archive and have neither cJSON nor Check.  The bundle,
+# .gpu-bundle/ (ignored by git), holds the default build's harness, the
+# reference library and its CUDA module, the broken and misbehaving twins,
+# the three test programs that touch devices, and the shared libraries from
+# Debian they load.  Carry it: run(carry=[".gpu-bundle"], command="bash
+# ci/gpu-session.sh suite"), then "... sanitizers" (CONFORMANCE.md,
+# "Devices").
+# Usage: ci/gpu-bundle.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build/default
+bundle=.gpu-bundle
+cmake --preset default >/dev/null
+cmake --build --preset default -j"$(nproc)" >/dev/null
+rm -rf "$bundle"
+mkdir -p "$bundle/default" "$bundle/lib"
+cp "$build/adc-conform" "$build/test_reference_pair" "$build/test_broken_implementations" \
+  "$build/test_device_layer" "$bundle/default/"
+for library in "$build"/lib*.so; do
+  case "$library" in
+    *arrow_cpp*) ;; # the Arrow C++ peer needs its venv: not part of the device plan
+    *) cp "$library" "$bundle/default/" ;;
+  esac
+done
+# The libraries those programs load that a GPU machine may lack, as this
+# machine resolves them (libcudart: the runtime the CUDA module was built
+# against; the machine's driver must be 580 or newer for CUDA 13).
+for soname in libcjson.so.1 libsubunit.so.0 libcudart.so.13; do
+  path=$(ldconfig -p | awk -v name="$soname" '$1 == name && !found {print $NF; found = 1}')
+  if [ -z "$path" ]; then
+    echo "gpu-bundle: $soname not found on this machine" >&2
+    exit 1
+  fi
+  cp -L "$path" "$bundle/lib/"
+done
+# The programs hold the absolute paths of the checkout they were built in
+# (fixtures, the harness the tests start); ci/gpu-session.sh recreates it.
+echo "$PWD" >"$bundle/built-at"
+git rev-parse HEAD >"$bundle/commit"
+echo "gpu-bundle: $(du -sh "$bundle" | cut -f1) in $bundle (the device tool carries at most 64 MiB with the tree)"
