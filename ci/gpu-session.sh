@@ -86,7 +86,9 @@ if [ "$part" = suite ]; then
   step test-device-layer 120 build/default/test_device_layer
   step test-reference-pair 300 build/default/test_reference_pair
   step self-test 540 build/default/test_broken_implementations
-  [ -f build/default/self-test-table.md ] && cp build/default/self-test-table.md "$results/"
+  # Written where the test was built to write it: the bundle's build folder.
+  table="$built_at/build/default/self-test-table.md"
+  [ -f "$table" ] && cp "$table" "$results/"
 else
   # The harness's parent never initialises CUDA: compute-sanitizer must
   # not wait for it to, and must follow the case processes.  Its own exit
