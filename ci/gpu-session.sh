@@ -12,7 +12,9 @@
 #               initcheck, and under --valgrind where valgrind exists
 #
 # Each step runs whatever the one before did, with a time limit, and is
-# logged; OUT_DIR receives gpu-PART-DATE.tar.gz (every log and JSON report)
+# logged; the steps of a part share GPU_SESSION_BUDGET seconds (default 540,
+# under the device tool's ten minutes a command), most telling first, and a
+# step the budget no longer covers is listed as not run; OUT_DIR receives gpu-PART-DATE.tar.gz (every log and JSON report)
 # and gpu-PART-DATE.md (the machine, and per step its exit status, time and
 # verdict line), to be committed under docs/gpu-runs/.
 # Usage: ci/gpu-session.sh suite|sanitizers [OUT_DIR]   (default: $OUT)
@@ -48,11 +50,20 @@ results="$(mktemp -d)/$name"
 mkdir -p "$results" "$out"
 summary="$results/$name.md"
 
-# step NAME LIMIT COMMAND...: runs COMMAND with a limit of LIMIT seconds,
-# its output in NAME.log, and adds a row to the summary.
+budget=${GPU_SESSION_BUDGET:-540}
+
+# step NAME LIMIT COMMAND...: runs COMMAND with a limit of LIMIT seconds (or
+# what is left of the budget), its output in NAME.log, and adds a row to
+# the summary.
 step() {
   local step_name=$1 limit=$2
   shift 2
+  local left=$((budget - SECONDS))
+  if [ "$left" -lt 10 ]; then
+    echo "| $step_name | - | - | not run: the part's $budget s were spent |" >>"$summary"
+    return
+  fi
+  [ "$limit" -gt "$left" ] && limit=$left
   local started=$SECONDS
   timeout "$limit" "$@" >"$results/$step_name.log" 2>&1
   local status=$?
@@ -80,26 +91,26 @@ step() {
 
 if [ "$part" = suite ]; then
   for device in cuda cuda_host cuda_managed; do
-    step "run-$device" 240 "$conform" "${pair[@]}" --device "$device" --verbose --report-json "$results/run-$device.json"
+    step "run-$device" 120 "$conform" "${pair[@]}" --device "$device" --verbose --report-json "$results/run-$device.json"
   done
-  step run-all 300 "$conform" "${pair[@]}" --device all --report-json "$results/run-all.json"
-  step test-device-layer 120 build/default/test_device_layer
-  step test-reference-pair 300 build/default/test_reference_pair
-  step self-test 540 build/default/test_broken_implementations
+  step test-device-layer 60 build/default/test_device_layer
+  step self-test 300 build/default/test_broken_implementations
   # Written where the test was built to write it: the bundle's build folder.
   table="$built_at/build/default/self-test-table.md"
   [ -f "$table" ] && cp "$table" "$results/"
+  step test-reference-pair 120 build/default/test_reference_pair
+  step run-all 120 "$conform" "${pair[@]}" --device all --report-json "$results/run-all.json"
 else
   # The harness's parent never initialises CUDA: compute-sanitizer must
   # not wait for it to, and must follow the case processes.  Its own exit
   # status for a report, 97, stays apart from the harness's 1.
   sanitizer=(compute-sanitizer --require-cuda-init no --target-processes all --error-exitcode 97)
-  step cs-memcheck 300 "${sanitizer[@]}" --tool memcheck --leak-check full "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-racecheck 200 "${sanitizer[@]}" --tool racecheck "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-synccheck 200 "${sanitizer[@]}" --tool synccheck "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-initcheck 200 "${sanitizer[@]}" --tool initcheck "$conform" "${pair[@]}" --device cuda --timeout 120
+  step cs-memcheck 200 "${sanitizer[@]}" --tool memcheck --leak-check full "$conform" "${pair[@]}" --device cuda --timeout 120
+  step cs-synccheck 120 "${sanitizer[@]}" --tool synccheck "$conform" "${pair[@]}" --device cuda --timeout 120
+  step cs-racecheck 120 "${sanitizer[@]}" --tool racecheck "$conform" "${pair[@]}" --device cuda --timeout 120
+  step cs-initcheck 120 "${sanitizer[@]}" --tool initcheck "$conform" "${pair[@]}" --device cuda --timeout 120
   if command -v valgrind >/dev/null; then
-    step valgrind-cuda 240 "$conform" "${pair[@]}" --device cuda --valgrind --filter 'cuda/*/int32*' \
+    step valgrind-cuda 120 "$conform" "${pair[@]}" --device cuda --valgrind --filter 'cuda/*/int32*' \
       --report-json "$results/valgrind-cuda.json"
   else
     echo "| valgrind-cuda | - | - | not run: no valgrind on this machine |" >>"$summary"
