@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "report/report.h"
 #include "rule_api/status.h"
 
@@ -36,23 +37,20 @@ static void check_suite(const cJSON* report, const char* version, const char* gi
   }
 }
 
-/* Whether the first `length` characters of `name` are `option`. */
-static bool is_option(const char* name, size_t length, const char* option) {
-  return strlen(option) == length && strncmp(name, option, length) == 0;
-}
-
 /* The options of adc-conform's run that a certify run may carry, all of
  * them taking a value. */
-static bool certify_option(const char* name, size_t length) {
+static bool certify_option(const char* name) {
   static const char* const allowed[] = {"producer",        "consumer", "prefix", "producer-prefix",
                                         "consumer-prefix", "timeout",  "jobs",   "device",
                                         "report-json",     "junit"};
   for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-    if (is_option(name, length, allowed[i])) return true;
+    if (strcmp(name, allowed[i]) == 0) return true;
   }
   return false;
 }
 
+/* The run's command line, read with the run's own option table
+ * (cli/options.c), must be one certify makes. */
 static void check_command_line(const cJSON* report, struct adc_reason_list* reasons) {
   const cJSON* command_line = cJSON_GetObjectItemCaseSensitive(report, "command_line");
   int n = cJSON_IsArray(command_line) ? cJSON_GetArraySize(command_line) : 0;
@@ -65,31 +63,26 @@ static void check_command_line(const cJSON* report, struct adc_reason_list* reas
   for (int a = 1; a < n; a++) {
     const cJSON* item = cJSON_GetArrayItem(command_line, a);
     const char* argument = cJSON_IsString(item) ? item->valuestring : "";
-    const char* name = strncmp(argument, "--", 2) == 0 ? argument + 2 : NULL;
-    size_t length = name == NULL ? 0 : strcspn(name, "=");
-    if (name == NULL || !certify_option(name, length)) {
+    struct adc_option_facts option;
+    bool named = adc_option_facts(argument, &option);
+    const char* value = NULL;
+    if (named && option.value_inline) {
+      value = strchr(argument, '=') + 1;
+    } else if (named && option.takes_value && a + 1 < n) {
+      const cJSON* next = cJSON_GetArrayItem(command_line, ++a);
+      value = cJSON_IsString(next) ? next->valuestring : "";
+    }
+    if (!named || !certify_option(option.name)) {
       adc_reason_add(reasons,
                      "report.json: the run's command line has '%s', which certify never passes: a claim "
                      "covers every rule on every device present",
                      argument);
-      /* Its value, when it takes one, is no second reason. */
-      const cJSON* next = cJSON_GetArrayItem(command_line, a + 1);
-      if (name != NULL && name[length] != '=' && cJSON_IsString(next) &&
-          strncmp(next->valuestring, "--", 2) != 0) {
-        a++;
-      }
       continue;
     }
-    const char* value = NULL;
-    if (name[length] == '=') {
-      value = name + length + 1;
-    } else if (a + 1 < n && cJSON_IsString(cJSON_GetArrayItem(command_line, a + 1))) {
-      value = cJSON_GetArrayItem(command_line, ++a)->valuestring;
-    }
-    if (is_option(name, length, "device")) device = value;
-    report_json |= is_option(name, length, "report-json");
-    junit |= is_option(name, length, "junit");
-    library |= is_option(name, length, "producer") || is_option(name, length, "consumer");
+    if (strcmp(option.name, "device") == 0) device = value;
+    report_json |= strcmp(option.name, "report-json") == 0;
+    junit |= strcmp(option.name, "junit") == 0;
+    library |= strcmp(option.name, "producer") == 0 || strcmp(option.name, "consumer") == 0;
   }
   if (device == NULL || strcmp(device, "all") != 0) {
     adc_reason_add(reasons, "report.json: the run was on device '%s', not on all devices as certify runs",
