@@ -49,6 +49,9 @@ struct slot {
   size_t verdict_bytes;
   bool verdict_overflow; /* more than one record arrived */
   struct adc_output_capture output;
+  /* Where drain() reads into: here rather than on the stack, whose pages
+   * every fork write-protects. */
+  char read_buffer[ADC_CAPTURE_TAIL / 2];
 };
 
 /* The self-pipe that SIGCHLD, SIGINT and SIGTERM write to, so that poll()
@@ -117,8 +120,9 @@ static void become_task_process(pid_t harness, const struct adc_task_run* run, c
   sigprocmask(SIG_SETMASK, &none, NULL);
   close(wake[0]);
   close(wake[1]);
-  /* Siblings' pipes must not stay open here, or their end of file would
-   * wait for this process too. */
+  /* The read ends of every running task, this one's included: a sibling's
+   * pipe must not stay open here, or its end of file would wait for this
+   * process too. */
   for (int i = 0; i < n_slots; i++) {
     if (pipes[i].verdict_fd >= 0) close(pipes[i].verdict_fd);
     if (pipes[i].output_fd >= 0) close(pipes[i].output_fd);
@@ -148,6 +152,13 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
     close_pair(verdict_pipe);
     return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
   }
+  /* The read ends are the slot's before the fork: the new process closes
+   * them with its siblings', and the parent writes no page that the fork
+   * has just shared (a copy-on-write fault). */
+  slot->pipes->verdict_fd = verdict_pipe[0];
+  slot->pipes->output_fd = output_pipe[0];
+  fcntl(verdict_pipe[0], F_SETFL, O_NONBLOCK);
+  fcntl(output_pipe[0], F_SETFL, O_NONBLOCK);
   pid_t harness = getpid();
   fflush(NULL);
   pid_t pid = fork();
@@ -155,11 +166,10 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
     int fork_errno = errno;
     close_pair(verdict_pipe);
     close_pair(output_pipe);
+    *slot->pipes = (struct slot_pipes){-1, -1};
     return adc_fail(error, "cannot start a case process: %s", strerror(fork_errno));
   }
   if (pid == 0) {
-    close(verdict_pipe[0]);
-    close(output_pipe[0]);
     become_task_process(harness, run, pipes, n_slots, output_pipe[1]);
     task->run(task->argument, verdict_pipe[1]);
     /* exit(), not _exit(): library destructors run, and so do leak
@@ -177,11 +187,7 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
   slot->pid = pid;
   slot->started = adc_now_seconds();
   slot->deadline = slot->started + task->timeout_seconds;
-  slot->pipes->verdict_fd = verdict_pipe[0];
-  slot->pipes->output_fd = output_pipe[0];
   adc_capture_reset(&slot->output);
-  fcntl(slot->pipes->verdict_fd, F_SETFL, O_NONBLOCK);
-  fcntl(slot->pipes->output_fd, F_SETFL, O_NONBLOCK);
   return 0;
 }
 
@@ -197,9 +203,9 @@ static void take_verdict_bytes(struct slot* slot, const char* data, size_t size)
 
 /* Reads what is available, within the budget; closes the pipe at end of file. */
 static void drain(struct slot* slot, int* fd) {
-  char buffer[ADC_CAPTURE_TAIL / 2];
+  char* buffer = slot->read_buffer;
   for (size_t budget = DRAIN_BUDGET; budget > 0;) {
-    ssize_t n = read(*fd, buffer, sizeof(buffer));
+    ssize_t n = read(*fd, buffer, sizeof(slot->read_buffer));
     if (n > 0) {
       if (fd == &slot->pipes->verdict_fd) {
         take_verdict_bytes(slot, buffer, (size_t)n);
