@@ -318,9 +318,11 @@ static void finish(struct run_state* state, struct slot* slot, int wait_status) 
   if (slot->pipes->verdict_fd >= 0) drain(slot, &slot->pipes->verdict_fd);
   if (slot->pipes->output_fd >= 0) drain(slot, &slot->pipes->output_fd);
   /* Whoever still holds the pipes (a process that left the group) is not
-   * waited for. */
+   * waited for.  The numbers go too: a free slot's must not be closed by
+   * a later task's process, which may have them for its own pipes. */
   if (slot->pipes->verdict_fd >= 0) close(slot->pipes->verdict_fd);
   if (slot->pipes->output_fd >= 0) close(slot->pipes->output_fd);
+  *slot->pipes = (struct slot_pipes){-1, -1};
   if (state->run->process_log_dir != NULL) take_process_log(slot, state->run->process_log_dir);
   struct adc_task_result* result = &state->results[slot->index];
   settle(slot, wait_status, state->tasks[slot->index].timeout_seconds, result);
