@@ -7,7 +7,6 @@
  * --shard, --device and --fixtures are refused. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/options.h"
 #include "cli/subcommands.h"
 #include "report/bundle.h"
 #include "report/json_file.h"
@@ -42,102 +42,65 @@ static void print_certify_usage(void) {
       "written); 2 on bad input, with no bundle left behind.\n");
 }
 
-/* What certify was asked. */
+/* What certify was asked: the bundle's folder, and the run's options it
+ * passes on as they are (report/bundle.h: adc_certify_passes_on), each
+ * with its value.  `passed_on` points into argv. */
 struct certify_options {
   const char* out;
-  const char* producer;
-  const char* consumer;
-  const char* prefix;
-  const char* producer_prefix;
-  const char* consumer_prefix;
-  const char* timeout;
-  const char* jobs;
+  const char* passed_on[64];
+  int n_passed_on;
+  bool library_named; /* --producer or --consumer among them */
   bool help;
 };
 
-enum {
-  OPT_OUT = 256,
-  OPT_PRODUCER,
-  OPT_CONSUMER,
-  OPT_PREFIX,
-  OPT_PRODUCER_PREFIX,
-  OPT_CONSUMER_PREFIX,
-  OPT_TIMEOUT,
-  OPT_JOBS,
-  OPT_HELP,
-  OPT_REFUSED
-};
+/* "--out DIR" or "--out=DIR": certify's own option, not the run's. */
+static bool takes_out(int argc, char** argv, int* a, struct certify_options* out) {
+  if (strcmp(argv[*a], "--out") == 0 && *a + 1 < argc) {
+    out->out = argv[++*a];
+    return true;
+  }
+  if (strncmp(argv[*a], "--out=", 6) == 0) {
+    out->out = argv[*a] + 6;
+    return true;
+  }
+  return false;
+}
 
+/* Reads certify's arguments with the run's own option table (cli/options.c),
+ * so that certify takes exactly the run's spelling of each option it
+ * passes on, and names an option it refuses rather than calling it
+ * unknown.  Returns 0, or -1 with the reason. */
 static int parse_certify_options(int argc, char** argv, struct certify_options* out,
                                  struct adc_error* error) {
-  /* The run's options a claim cannot narrow or bend, named so that the
-   * refusal says why rather than "unknown option". */
-  static const struct option long_options[] = {
-      {"out", required_argument, NULL, OPT_OUT},
-      {"producer", required_argument, NULL, OPT_PRODUCER},
-      {"consumer", required_argument, NULL, OPT_CONSUMER},
-      {"prefix", required_argument, NULL, OPT_PREFIX},
-      {"producer-prefix", required_argument, NULL, OPT_PRODUCER_PREFIX},
-      {"consumer-prefix", required_argument, NULL, OPT_CONSUMER_PREFIX},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
-      {"jobs", required_argument, NULL, OPT_JOBS},
-      {"help", no_argument, NULL, OPT_HELP},
-      {"filter", optional_argument, NULL, OPT_REFUSED},
-      {"expect", optional_argument, NULL, OPT_REFUSED},
-      {"shard", optional_argument, NULL, OPT_REFUSED},
-      {"device", optional_argument, NULL, OPT_REFUSED},
-      {"fixtures", optional_argument, NULL, OPT_REFUSED},
-      {"report-json", optional_argument, NULL, OPT_REFUSED},
-      {"junit", optional_argument, NULL, OPT_REFUSED},
-      {NULL, 0, NULL, 0},
-  };
   memset(out, 0, sizeof(*out));
-  optind = 0; /* glibc: start afresh, whatever parsed before */
-  opterr = 0;
-  int option;
-  while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
-    switch (option) {
-      case OPT_OUT:
-        out->out = optarg;
-        break;
-      case OPT_PRODUCER:
-        out->producer = optarg;
-        break;
-      case OPT_CONSUMER:
-        out->consumer = optarg;
-        break;
-      case OPT_PREFIX:
-        out->prefix = optarg;
-        break;
-      case OPT_PRODUCER_PREFIX:
-        out->producer_prefix = optarg;
-        break;
-      case OPT_CONSUMER_PREFIX:
-        out->consumer_prefix = optarg;
-        break;
-      case OPT_TIMEOUT:
-        out->timeout = optarg;
-        break;
-      case OPT_JOBS:
-        out->jobs = optarg;
-        break;
-      case OPT_HELP:
-        out->help = true;
-        break;
-      case OPT_REFUSED:
-        return adc_fail(error,
-                        "certify takes no '%s': a claim covers every rule on every device present, judged "
-                        "as the suite judges (the bundle's reports are written to --out)",
-                        argv[optind - 1]);
-      default:
-        return adc_fail(error, "certify: unknown or incomplete option '%s' (see certify --help)",
-                        argv[optind - 1]);
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "--help") == 0) {
+      out->help = true;
+      continue;
     }
+    if (takes_out(argc, argv, &a, out)) continue;
+    struct adc_option_facts option;
+    if (!adc_option_facts(argv[a], &option)) {
+      return adc_fail(error, "certify: unknown or incomplete option '%s' (see certify --help)", argv[a]);
+    }
+    if (!adc_certify_passes_on(option.name)) {
+      return adc_fail(error,
+                      "certify takes no '%s': a claim covers every rule on every device present, judged "
+                      "as the suite judges (the bundle's reports are written to --out)",
+                      argv[a]);
+    }
+    bool value_follows = option.takes_value && !option.value_inline;
+    if (value_follows && a + 1 == argc) return adc_fail(error, "certify: %s needs a value", argv[a]);
+    if (out->n_passed_on + 2 > (int)(sizeof(out->passed_on) / sizeof(out->passed_on[0]))) {
+      return adc_fail(error, "certify: too many options");
+    }
+    out->passed_on[out->n_passed_on++] = argv[a];
+    if (value_follows) out->passed_on[out->n_passed_on++] = argv[++a];
+    out->library_named |= strcmp(option.name, "producer") == 0 || strcmp(option.name, "consumer") == 0;
   }
-  if (optind < argc) return adc_fail(error, "certify: unexpected argument '%s'", argv[optind]);
   if (out->help) return 0;
   if (out->out == NULL) return adc_fail(error, "certify needs --out DIR, the folder of the bundle");
-  if (out->producer == NULL && out->consumer == NULL) {
+  if (!out->library_named) {
     return adc_fail(error, "certify needs --producer and/or --consumer, the libraries certified");
   }
   return 0;
@@ -183,26 +146,16 @@ static void remove_bundle(const char* dir, bool created) {
   if (created) rmdir(dir);
 }
 
-/* The run's command line: the libraries as given, everything else fixed. */
+/* The run's command line: the options passed on as given, then those
+ * certify sets (adc_certify_sets), the same for every claim.  `argv` has
+ * room for n_passed_on + 8. */
 static int run_argv(const struct certify_options* options, const char* report_path, const char* junit_path,
                     char** argv) {
   int n = 0;
   argv[n++] = "adc-conform";
-  const char* pairs[][2] = {{"--producer", options->producer},
-                            {"--consumer", options->consumer},
-                            {"--prefix", options->prefix},
-                            {"--producer-prefix", options->producer_prefix},
-                            {"--consumer-prefix", options->consumer_prefix},
-                            {"--timeout", options->timeout},
-                            {"--jobs", options->jobs},
-                            {"--device", "all"},
-                            {"--report-json", report_path},
-                            {"--junit", junit_path}};
-  for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
-    if (pairs[p][1] == NULL) continue;
-    argv[n++] = (char*)pairs[p][0];
-    argv[n++] = (char*)pairs[p][1];
-  }
+  for (int p = 0; p < options->n_passed_on; p++) argv[n++] = (char*)options->passed_on[p];
+  const char* fixed[] = {"--device", "all", "--report-json", report_path, "--junit", junit_path};
+  for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++) argv[n++] = (char*)fixed[f];
   argv[n] = NULL;
   return n;
 }
@@ -282,10 +235,8 @@ int adc_certify_command(int argc, char** argv) {
   char report_path[PATH_MAX], junit_path[PATH_MAX];
   snprintf(report_path, sizeof(report_path), "%s/%s", options.out, ADC_BUNDLE_REPORT);
   snprintf(junit_path, sizeof(junit_path), "%s/%s", options.out, ADC_BUNDLE_JUNIT);
-  char* run_arguments[32];
+  char* run_arguments[sizeof(options.passed_on) / sizeof(options.passed_on[0]) + 8];
   int run_argc = run_argv(&options, report_path, junit_path, run_arguments);
-  /* The run parses its own options with getopt_long again. */
-  optind = 0;
   int exit_code = adc_run_command(run_argc, run_arguments);
   if (exit_code == ADC_EXIT_BAD_INPUT) {
     /* The run said why; a bundle of a run that did not happen claims nothing. */

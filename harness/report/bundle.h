@@ -10,6 +10,7 @@
 #ifndef ADC_REPORT_BUNDLE_H
 #define ADC_REPORT_BUNDLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/manifest.h"
@@ -25,6 +26,15 @@
 /* The files above, in manifest order (static storage). */
 extern const char* const adc_bundle_files[];
 extern const size_t adc_bundle_file_count;
+
+/* The options of the run (cli/options.c, by full name) that certify takes
+ * from its own command line and passes on as they are: those choosing the
+ * libraries, --timeout and --jobs.  Every other is refused. */
+bool adc_certify_passes_on(const char* option_name);
+/* Those certify sets itself, the same for every claim: --device (all),
+ * --report-json and --junit (into the bundle).  A bundle's run has these
+ * and those passed on, and no other (verify). */
+bool adc_certify_sets(const char* option_name);
 
 /* What suite-version.txt holds for this build of the suite:
  * "adc-conform <version>\ngit commit <commit>\n", into the caller's

@@ -13,6 +13,24 @@ const char* const adc_bundle_files[] = {ADC_BUNDLE_REPORT, ADC_BUNDLE_JUNIT, ADC
                                         ADC_BUNDLE_SUITE_VERSION, ADC_BUNDLE_ENVIRONMENT};
 const size_t adc_bundle_file_count = sizeof(adc_bundle_files) / sizeof(adc_bundle_files[0]);
 
+static bool named_in(const char* name, const char* const* names, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(name, names[i]) == 0) return true;
+  }
+  return false;
+}
+
+bool adc_certify_passes_on(const char* option_name) {
+  static const char* const passed_on[] = {"producer",        "consumer", "prefix", "producer-prefix",
+                                          "consumer-prefix", "timeout",  "jobs"};
+  return named_in(option_name, passed_on, sizeof(passed_on) / sizeof(passed_on[0]));
+}
+
+bool adc_certify_sets(const char* option_name) {
+  static const char* const set[] = {"device", "report-json", "junit"};
+  return named_in(option_name, set, sizeof(set) / sizeof(set[0]));
+}
+
 void adc_bundle_suite_version_text(char* text, size_t size) {
   snprintf(text, size, "adc-conform %s\ngit commit %s\n", ADC_VERSION, ADC_GIT_COMMIT);
 }

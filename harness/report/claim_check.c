@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "report/bundle.h"
 #include "report/report.h"
 #include "rule_api/status.h"
 
@@ -37,18 +38,6 @@ static void check_suite(const cJSON* report, const char* version, const char* gi
   }
 }
 
-/* The options of adc-conform's run that a certify run may carry, all of
- * them taking a value. */
-static bool certify_option(const char* name) {
-  static const char* const allowed[] = {"producer",        "consumer", "prefix", "producer-prefix",
-                                        "consumer-prefix", "timeout",  "jobs",   "device",
-                                        "report-json",     "junit"};
-  for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-    if (strcmp(name, allowed[i]) == 0) return true;
-  }
-  return false;
-}
-
 /* The run's command line, read with the run's own option table
  * (cli/options.c), must be one certify makes. */
 static void check_command_line(const cJSON* report, struct adc_reason_list* reasons) {
@@ -72,7 +61,7 @@ static void check_command_line(const cJSON* report, struct adc_reason_list* reas
       const cJSON* next = cJSON_GetArrayItem(command_line, ++a);
       value = cJSON_IsString(next) ? next->valuestring : "";
     }
-    if (!named || !certify_option(option.name)) {
+    if (!named || !(adc_certify_passes_on(option.name) || adc_certify_sets(option.name))) {
       adc_reason_add(reasons,
                      "report.json: the run's command line has '%s', which certify never passes: a claim "
                      "covers every rule on every device present",
