@@ -125,6 +125,32 @@ START_TEST(misbehaviour_costs_only_its_cases) {
 }
 END_TEST
 
+/* One library as producer and consumer is loaded once before the cases,
+ * and a load that crashes is the verdict of both sides' cases. */
+START_TEST(one_library_on_both_sides_shares_its_load_verdict) {
+  const char* library = BUILD_PATH("libmisbehaving_constructor_crashes.so");
+  const char* args[] = {"--producer", library,
+                        "--consumer", library,
+                        "--timeout",  "1",
+                        "--filter",   BATCH_CASE,
+                        "--filter",   "cpu/consumer.schema.release.exactly_once/int32_nulls",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  const char* ids[] = {BATCH_CASE, "cpu/consumer.schema.release.exactly_once/int32_nulls"};
+  for (size_t i = 0; i < 2; i++) {
+    const cJSON* item = report_case(report, ids[i]);
+    const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
+    const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
+    ck_assert_msg(strcmp(status, "crash") == 0 && strncmp(message, "loading the library: ", 21) == 0,
+                  "%s ended %s: %s", ids[i], status, message);
+  }
+  ck_assert_int_eq(exit_code, 1);
+  cJSON_Delete(report);
+}
+END_TEST
+
 /* The bounded reading of library text, on its own. */
 START_TEST(library_text_is_read_with_a_bound) {
   char text[ADC_LIBRARY_TEXT_LIMIT + 128];
@@ -146,6 +172,7 @@ int main(void) {
   tcase_set_timeout(each, 120);
   tcase_add_loop_test(each, misbehaviour_costs_only_its_cases, 0, N_EXPECTATIONS);
   tcase_add_test(each, library_text_is_read_with_a_bound);
+  tcase_add_test(each, one_library_on_both_sides_shares_its_load_verdict);
   suite_add_tcase(suite, each);
   return run_suite(suite);
 }

@@ -31,8 +31,8 @@ static int guess_prefix(const char* role, struct adc_side* side, struct adc_erro
 }
 
 int adc_settle_side(const char* role, const char* given, const char* side_prefix, const char* shared_prefix,
-                    const char* reference_path, double load_timeout_seconds, struct adc_side* side,
-                    struct adc_error* error) {
+                    const char* reference_path, double load_timeout_seconds, const struct adc_side* other,
+                    struct adc_side* side, struct adc_error* error) {
   side->tested = given != NULL;
   if (given == NULL || strcmp(given, "reference") == 0) {
     side->is_reference = true;
@@ -52,6 +52,14 @@ int adc_settle_side(const char* role, const char* given, const char* side_prefix
     }
   }
   if (!side->tested) return 0;
+  /* One library tested as both producer and consumer is loaded once: a
+   * library whose loading is slow (a GPU runtime starting) costs it once. */
+  if (other != NULL && other->tested && strcmp(other->path, side->path) == 0 &&
+      strcmp(other->prefix, side->prefix) == 0) {
+    side->load_misbehaved = other->load_misbehaved;
+    side->load_verdict = other->load_verdict;
+    return 0;
+  }
   struct adc_error reason;
   struct adc_task_result verdict;
   int found = adc_preflight_library(side->path, side->prefix, load_timeout_seconds, &verdict, &reason);

@@ -50,11 +50,11 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds
                                                      : ADC_DEFAULT_TIMEOUT_SECONDS * session->timeout_scale;
   if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
-                      load_timeout, &session->producer, error) != 0) {
+                      load_timeout, NULL, &session->producer, error) != 0) {
     return -1;
   }
   if (adc_settle_side("consumer", options->consumer, options->consumer_prefix, options->prefix, reference,
-                      load_timeout, &session->consumer, error) != 0) {
+                      load_timeout, &session->producer, &session->consumer, error) != 0) {
     return -1;
   }
   if (options->fixtures_dir != NULL) {
