@@ -14,12 +14,18 @@
 
 #define REFERENCE_FILE "libadc_reference.so"
 
+bool adc_executable_path(char* path, size_t size) {
+  if (size == 0) return false;
+  ssize_t n = readlink("/proc/self/exe", path, size - 1);
+  if (n <= 0 || (size_t)n >= size - 1) return false;
+  path[n] = '\0';
+  return true;
+}
+
 /* The folder of the running executable, or false when /proc cannot say. */
 static bool executable_dir(char* dir, size_t size) {
   char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n <= 0) return false;
-  exe[n] = '\0';
+  if (!adc_executable_path(exe, sizeof(exe))) return false;
   return (size_t)snprintf(dir, size, "%s", dirname(exe)) < size;
 }
 

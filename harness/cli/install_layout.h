@@ -4,7 +4,12 @@
 #ifndef ADC_INSTALL_LAYOUT_H
 #define ADC_INSTALL_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* The running executable's own path (/proc/self/exe), into `path`; false
+ * when /proc cannot say or the path does not fit. */
+bool adc_executable_path(char* path, size_t size);
 
 /* The bundled reference library, the first of: next to the executable (a
  * build folder); the installed library folder, found from the executable's

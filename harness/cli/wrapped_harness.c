@@ -137,9 +137,8 @@ static int run_under_valgrind(char** argv, int* exit_status, struct adc_error* e
   if (!find_on_path("valgrind", valgrind, sizeof(valgrind))) {
     return adc_fail(error, "--valgrind: no valgrind on PATH (Debian: apt-get install valgrind)");
   }
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return adc_fail(error, "--valgrind: cannot read /proc/self/exe: %s", strerror(errno));
-  self[n] = '\0';
+  if (!adc_executable_path(self, sizeof(self)))
+    return adc_fail(error, "--valgrind: cannot read /proc/self/exe");
   adc_find_valgrind_suppressions(supp_file, sizeof(supp_file));
   if (access(supp_file, R_OK) != 0) {
     return adc_fail(error, "--valgrind: cannot read the suppressions file '%s': %s", supp_file,
@@ -212,9 +211,8 @@ static int exec_with_preload(const char* library, char** argv, struct adc_error*
   if (access(library, R_OK) != 0) {
     return adc_fail(error, "--preload: cannot read '%s': %s", library, strerror(errno));
   }
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return adc_fail(error, "--preload: cannot read /proc/self/exe: %s", strerror(errno));
-  self[n] = '\0';
+  if (!adc_executable_path(self, sizeof(self)))
+    return adc_fail(error, "--preload: cannot read /proc/self/exe");
   const char* earlier = getenv("LD_PRELOAD");
   if ((size_t)snprintf(preload, sizeof(preload), "%s%s%s", library, earlier ? ":" : "",
                        earlier ? earlier : "") >= sizeof(preload)) {
