@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/install_layout.h"
+#include "runner/task_runner.h"
 
 /* "<wrapper>:<pid>": set just before the exec, which keeps the pid. */
 #define WRAPPED_VARIABLE "ADC_CONFORM_WRAPPED"
@@ -95,7 +96,7 @@ const char* adc_memcheck_log_dir(void) {
  * standard error, then removes the folder of logs. */
 static void settle_memcheck_logs(const char* dir, pid_t harness) {
   char path[PATH_MAX + NAME_MAX + 2];
-  snprintf(path, sizeof(path), "%s/memcheck.%ld.log", dir, (long)harness);
+  adc_process_log_path(path, sizeof(path), dir, (long)harness);
   FILE* log = fopen(path, "r");
   if (log != NULL) {
     char line[1024];
@@ -149,7 +150,9 @@ static int run_under_valgrind(char** argv, int* exit_status, struct adc_error* e
   if (mkdtemp(logs) == NULL)
     return adc_fail(error, "--valgrind: cannot make a folder for memcheck's logs: %s", strerror(errno));
   snprintf(suppressions, sizeof(suppressions), "--suppressions=%s", supp_file);
-  snprintf(log_file, sizeof(log_file), "--log-file=%s/memcheck.%%p.log", logs);
+  /* memcheck puts the pid where %p stands: the runner's name for the log. */
+  snprintf(log_file, sizeof(log_file), "--log-file=%s/" ADC_PROCESS_LOG_PREFIX "%%p" ADC_PROCESS_LOG_SUFFIX,
+           logs);
   char* words[MAX_WRAPPER_WORDS] = {valgrind,
                                     "--quiet",
                                     "--tool=memcheck",

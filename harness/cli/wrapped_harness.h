@@ -37,8 +37,8 @@ int adc_wrap_harness_if_asked(const struct adc_options* options, char** argv, in
                               struct adc_error* error);
 
 /* Under --valgrind, the folder where memcheck writes one log per process,
- * "memcheck.<pid>.log" (the runner reads a case's log when it ends); NULL
- * otherwise. */
+ * under the name adc_process_log_path gives (the runner reads a case's log
+ * when it ends); NULL otherwise. */
 const char* adc_memcheck_log_dir(void);
 
 /* A human description of the wrapper, for the report's environment: e.g.

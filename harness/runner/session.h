@@ -69,7 +69,7 @@ struct adc_session {
    * --preload), in words for the report; NULL when nothing. */
   const char* harness_wrapper;
   /* Where a wrapper of the harness logs each process apart, as
-   * "memcheck.<pid>.log" (--valgrind); NULL when none. */
+   * adc_process_log_path names it (--valgrind); NULL when none. */
   const char* process_log_dir;
   int jobs;
   size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */

@@ -222,16 +222,21 @@ static void drain(struct slot* slot, int* fd) {
   }
 }
 
+void adc_process_log_path(char* path, size_t size, const char* log_dir, long pid) {
+  snprintf(path, size, "%s/" ADC_PROCESS_LOG_PREFIX "%ld" ADC_PROCESS_LOG_SUFFIX, log_dir, pid);
+}
+
 /* The log a wrapper of the harness wrote for the task's process, added to
  * its output (so that its headline can explain the end), then removed. */
 static void take_process_log(struct slot* slot, const char* log_dir) {
   char path[4200];
-  snprintf(path, sizeof(path), "%s/memcheck.%ld.log", log_dir, (long)slot->pid);
+  adc_process_log_path(path, sizeof(path), log_dir, (long)slot->pid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
-  char buffer[ADC_CAPTURE_TAIL / 2];
   ssize_t n;
-  while ((n = read(fd, buffer, sizeof(buffer))) > 0) adc_capture_append(&slot->output, buffer, (size_t)n);
+  while ((n = read(fd, slot->read_buffer, sizeof(slot->read_buffer))) > 0) {
+    adc_capture_append(&slot->output, slot->read_buffer, (size_t)n);
+  }
   close(fd);
   unlink(path);
 }

@@ -40,13 +40,21 @@ struct adc_task_run {
   /* The address space each task's process may take (RLIMIT_AS); 0: no limit. */
   size_t memory_limit_bytes;
   /* A folder where a tool wrapping the harness writes each process's log
-   * apart, as "memcheck.<pid>.log" (--valgrind): a task's log is added to
+   * apart, as adc_process_log_path names it (--valgrind): a task's log is added to
    * its output when it ends, then removed.  NULL: none. */
   const char* process_log_dir;
   /* Called in the parent as each task ends, in the order they end. */
   void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
   void* context;
 };
+
+/* A process's log in the folder `process_log_dir` of a wrapper of the
+ * harness: PREFIX, the pid, SUFFIX ("memcheck.<pid>.log"). */
+#define ADC_PROCESS_LOG_PREFIX "memcheck."
+#define ADC_PROCESS_LOG_SUFFIX ".log"
+
+/* The path of process `pid`'s log in `log_dir`, into `path`. */
+void adc_process_log_path(char* path, size_t size, const char* log_dir, long pid);
 
 /* Fills results[i] for tasks[i].  Returns 0, or -1 with the reason when the
  * harness itself could not go on (no pipe or process could be made); the
