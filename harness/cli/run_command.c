@@ -47,8 +47,8 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   }
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
-  double load_timeout = options->timeout_seconds > 0 ? options->timeout_seconds
-                                                     : ADC_DEFAULT_TIMEOUT_SECONDS * session->timeout_scale;
+  /* A library's load gets what a case of a rule without a limit of its own gets. */
+  double load_timeout = adc_session_timeout(session, 0);
   if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
                       load_timeout, NULL, &session->producer, error) != 0) {
     return -1;

@@ -27,6 +27,7 @@
 
 #include "report/json_file.h"
 #include "report/report.h"
+#include "runner/case_plan.h"
 #include "support/version.h"
 
 static cJSON* side_json(const struct adc_side* side) {
@@ -126,11 +127,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   if (session->expectations != NULL)
     cJSON_AddStringToObject(env, "expectations", session->expectations->path);
   /* --timeout, or the limit of cases whose rule sets none */
-  cJSON_AddNumberToObject(
-      env, "timeout_seconds",
-      session->timeout_seconds > 0
-          ? session->timeout_seconds
-          : ADC_DEFAULT_TIMEOUT_SECONDS * (session->timeout_scale > 0 ? session->timeout_scale : 1));
+  cJSON_AddNumberToObject(env, "timeout_seconds", adc_session_timeout(session, 0));
   cJSON_AddNumberToObject(env, "jobs", session->jobs);
   cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
   cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());

@@ -84,8 +84,12 @@ int adc_parse_shard(const char* text, int* index, int* count, struct adc_error* 
   return 0;
 }
 
-double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
+double adc_session_timeout(const struct adc_session* session, double own_seconds) {
   if (session->timeout_seconds > 0) return session->timeout_seconds;
-  double limit = c->rule->timeout_seconds > 0 ? c->rule->timeout_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
+  double limit = own_seconds > 0 ? own_seconds : ADC_DEFAULT_TIMEOUT_SECONDS;
   return session->timeout_scale > 0 ? limit * session->timeout_scale : limit;
+}
+
+double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
+  return adc_session_timeout(session, c->rule->timeout_seconds);
 }

@@ -28,6 +28,11 @@ size_t adc_shard_cases(struct adc_case* cases, size_t n, int index, int count);
  * back.  Returns 0, or -1 with the reason. */
 int adc_parse_shard(const char* text, int* index, int* count, struct adc_error* error);
 
+/* A limit of the session: --timeout when given, else `own_seconds` (a
+ * rule's own limit; 0 for none), else the default, either of the last two
+ * times the session's timeout_scale. */
+double adc_session_timeout(const struct adc_session* session, double own_seconds);
+
 /* A case's time limit: --timeout when given, else its rule's own, else the
  * default, either of the last two times the session's timeout_scale. */
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c);
