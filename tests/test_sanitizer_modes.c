@@ -131,26 +131,18 @@ START_TEST(preloaded_asan_runtime_reports_the_library_errors) {
 END_TEST
 
 /* Each mode's bad input: one error line naming the problem, exit status 2. */
-static void assert_refused(const char* const* args, const char* problem) {
-  struct run_result result = run_conform(args);
-  ck_assert_msg(result.exit_code == 2 && strstr(result.err, problem) != NULL && count_lines(result.err) == 1,
-                "expected one error line with '%s' and exit 2, got %d: %s", problem, result.exit_code,
-                result.err);
-  run_result_free(&result);
-}
-
 START_TEST(bad_modes_are_refused_in_one_line) {
   const char* missing[] = {"--producer", "reference", "--preload", "/nonexistent/libasan.so", NULL};
-  assert_refused(missing, "--preload: cannot read '/nonexistent/libasan.so'");
+  expect_one_error_line(missing, "--preload: cannot read '/nonexistent/libasan.so'");
   const char* both[] = {"--producer", "reference", "--valgrind", "--preload", ADC_LIBASAN, NULL};
-  assert_refused(both, "--valgrind and --preload exclude each other");
+  expect_one_error_line(both, "--valgrind and --preload exclude each other");
   const char* limited[] = {"--producer", "reference", "--valgrind", "--memory-limit", "512", NULL};
-  assert_refused(limited, "--valgrind and --memory-limit exclude each other");
+  expect_one_error_line(limited, "--valgrind and --memory-limit exclude each other");
   const char* saved_path = getenv("PATH");
   char* path = saved_path != NULL ? strdup(saved_path) : NULL;
   setenv("PATH", "/nonexistent", 1);
   const char* no_valgrind[] = {"--producer", "reference", "--valgrind", NULL};
-  assert_refused(no_valgrind, "--valgrind: no valgrind on PATH");
+  expect_one_error_line(no_valgrind, "--valgrind: no valgrind on PATH");
   if (path != NULL) setenv("PATH", path, 1);
   free(path);
 }

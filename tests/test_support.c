@@ -158,3 +158,12 @@ const cJSON* report_case(const cJSON* report, const char* id) {
   ck_abort_msg("no case %s in the report", id);
   return NULL;
 }
+
+void expect_one_error_line(const char* const* args, const char* needle) {
+  struct run_result run = run_conform(args);
+  ck_assert_msg(run.exit_code == 2, "exit %d, stderr: %s", run.exit_code, run.err);
+  ck_assert_msg(count_lines(run.err) == 1, "expected one line, got: %s", run.err);
+  ck_assert_msg(strncmp(run.err, "adc-conform: error: ", 20) == 0, "stderr: %s", run.err);
+  ck_assert_msg(strstr(run.err, needle) != NULL, "'%s' not in: %s", needle, run.err);
+  run_result_free(&run);
+}

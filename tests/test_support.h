@@ -17,6 +17,10 @@ struct run_result {
 struct run_result run_conform(const char* const* args);
 void run_result_free(struct run_result* result);
 
+/* Runs adc-conform with `args` and asserts bad input: exit status 2 and one
+ * line "adc-conform: error: ..." on standard error that holds `needle`. */
+void expect_one_error_line(const char* const* args, const char* needle);
+
 /* Runs the program argv[0] (a path) with `argv` (NULL-terminated), as
  * run_conform does adc-conform.  Free with run_result_free. */
 struct run_result run_command(const char* const* argv);
