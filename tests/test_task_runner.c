@@ -1,7 +1,9 @@
 /* The task runner on its own (runner/task_runner.h), with tasks written
  * here: what the runner must keep true whatever the tasks' timing. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,11 +62,55 @@ START_TEST(slots_freed_together_keep_no_stale_pipes) {
 }
 END_TEST
 
+/* Passes only if its process holds no descriptor but standard input,
+ * output and error and its verdict pipe. */
+static void hold_only_own_descriptors(const void* argument, int verdict_fd) {
+  (void)argument;
+  char extra[200] = "";
+  DIR* open_fds = opendir("/proc/self/fd");
+  struct dirent* entry;
+  while (open_fds != NULL && (entry = readdir(open_fds)) != NULL) {
+    if (entry->d_name[0] == '.') continue;
+    int fd = atoi(entry->d_name);
+    if (fd <= 2 || fd == verdict_fd || fd == dirfd(open_fds)) continue;
+    size_t used = strlen(extra);
+    snprintf(extra + used, sizeof(extra) - used, " %d", fd);
+  }
+  if (open_fds != NULL) closedir(open_fds);
+  adc_wire_send(verdict_fd, extra[0] ? ADC_FAIL : ADC_PASS, extra);
+}
+
+/* A task's process gets none of the harness's descriptors (a report file,
+ * the signal descriptor, a running sibling's pipes): a library must not be
+ * able to write into them. */
+START_TEST(task_process_holds_no_harness_descriptor) {
+  int harness_file[2]; /* inheritable, as a report file opened without O_CLOEXEC would be */
+  ck_assert_int_eq(pipe(harness_file), 0);
+  struct adc_task tasks[] = {
+      {hold_only_own_descriptors, NULL, 10.0},
+      {hold_only_own_descriptors, NULL, 10.0},
+      {hold_only_own_descriptors, NULL, 10.0},
+  };
+  struct adc_task_result results[3];
+  memset(results, 0, sizeof(results));
+  struct adc_task_run run = {.jobs = 3};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, 3, &run, results, &error), 0);
+  for (int t = 0; t < 3; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s, holding descriptors%s", t,
+                  adc_status_name(results[t].status), results[t].message);
+  }
+  close(harness_file[0]);
+  close(harness_file[1]);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("task_runner");
   TCase* runner = tcase_create("runner");
   tcase_set_timeout(runner, 60);
   tcase_add_test(runner, slots_freed_together_keep_no_stale_pipes);
+  tcase_add_test(runner, task_process_holds_no_harness_descriptor);
   suite_add_tcase(suite, runner);
   return run_suite(suite);
 }

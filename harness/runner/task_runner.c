@@ -1,5 +1,6 @@
 #include "runner/task_runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,112 +28,152 @@
 
 enum end_cause { ENDED, TIMED_OUT, STOPPED, INTERRUPTED };
 
-/* The read ends of a running task's two pipes, -1 once closed.  Kept in
- * ordinary memory, apart from the slots: a new task's process closes its
- * siblings' (become_task_process), and the slots are parent-only memory,
- * which a task's process does not have (support/parent_only_memory.h). */
-struct slot_pipes {
-  int verdict_fd;
-  int output_fd;
-};
-
-/* A running task, as the parent sees it. */
+/* A running task, as the parent sees it.  Slots are parent-only memory
+ * (support/parent_only_memory.h): a fork neither copies nor
+ * write-protects them, and a task's process does not have them. */
 struct slot {
   size_t index;
   pid_t pid; /* 0: the slot is free */
-  struct slot_pipes* pipes;
+  /* The parent's ends of the task's pipes, -1 once closed.  The parent
+   * also keeps the output pipe's write end until the task is settled, so
+   * that the pipe never reaches end of file: a process's exit closes its
+   * descriptors just before it becomes a zombie, and an end of file would
+   * wake the parent once for that and again for SIGCHLD.  What the task
+   * wrote is in the pipe by the time SIGCHLD comes. */
+  int verdict_fd;
+  int output_fd;
+  int output_write_fd;
   double started;
   double deadline;
   bool killed; /* its process group was sent SIGKILL */
   enum end_cause cause;
   int stop_signal;
-  unsigned char verdict[sizeof(struct adc_wire_verdict)];
+  /* One byte more than a record, so that one read tells a record from more. */
+  unsigned char verdict[sizeof(struct adc_wire_verdict) + 1];
   size_t verdict_bytes;
-  bool verdict_overflow; /* more than one record arrived */
   struct adc_output_capture output;
   /* Where drain() reads into: here rather than on the stack, whose pages
    * every fork write-protects. */
   char read_buffer[ADC_CAPTURE_TAIL / 2];
 };
 
-/* The self-pipe that SIGCHLD, SIGINT and SIGTERM write to, so that poll()
- * wakes at once. */
-static int wake[2] = {-1, -1};
+/* Where a task's process finds its verdict pipe: the first descriptor
+ * after standard input, output and error.  It has no other. */
+#define TASK_VERDICT_FD 3
+
+/* SIGCHLD, SIGINT and SIGTERM are blocked while tasks run and read from
+ * this descriptor, which poll() watches with the tasks' output: a child's
+ * end wakes the loop at once, without a signal handler, and a task's
+ * process has no handler to undo. */
+static int signal_fd = -1;
 /* /dev/null, opened once per run: every task's standard input. */
 static int null_input = -1;
-static volatile sig_atomic_t interrupting_signal;
+static int interrupting_signal;
 static int last_interruption;
 
-static void on_child_or_interrupt(int signal_number) {
-  int saved_errno = errno;
-  if (signal_number == SIGINT || signal_number == SIGTERM) interrupting_signal = signal_number;
-  ssize_t written = write(wake[1], "x", 1);
-  (void)written; /* a full pipe already wakes poll */
-  errno = saved_errno;
-}
-
-struct saved_handlers {
+struct saved_signals {
   struct sigaction child, interrupt, terminate;
+  sigset_t mask;
 };
 
-static int install_handlers(struct saved_handlers* saved, struct adc_error* error) {
-  if (pipe(wake) != 0) return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
-  null_input = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  for (int i = 0; i < 2; i++) fcntl(wake[i], F_SETFL, O_NONBLOCK);
-  for (int i = 0; i < 2; i++) fcntl(wake[i], F_SETFD, FD_CLOEXEC);
+/* A run's own descriptors must not take the numbers 0, 1 and 2, which a
+ * task's process replaces: where the harness was started with one of
+ * them closed, /dev/null takes its place. */
+static void keep_standard_descriptors_taken(void) {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      int opened = open("/dev/null", O_RDWR);
+      if (opened >= 0 && opened != fd) close(opened);
+    }
+  }
+}
+
+static int install_signals(struct saved_signals* saved, struct adc_error* error) {
+  keep_standard_descriptors_taken();
+  sigset_t run_signals;
+  sigemptyset(&run_signals);
+  sigaddset(&run_signals, SIGCHLD);
+  sigaddset(&run_signals, SIGINT);
+  sigaddset(&run_signals, SIGTERM);
+  /* Default actions while blocked: an ignored signal would be discarded
+   * rather than read, and a task's process starts with the default. */
+  struct sigaction default_action;
+  memset(&default_action, 0, sizeof(default_action));
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(SIGCHLD, &default_action, &saved->child);
+  sigaction(SIGINT, &default_action, &saved->interrupt);
+  sigaction(SIGTERM, &default_action, &saved->terminate);
+  sigprocmask(SIG_BLOCK, &run_signals, &saved->mask);
   interrupting_signal = 0;
-  struct sigaction action;
-  memset(&action, 0, sizeof(action));
-  action.sa_handler = on_child_or_interrupt;
-  action.sa_flags = SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGCHLD, &action, &saved->child);
-  sigaction(SIGINT, &action, &saved->interrupt);
-  sigaction(SIGTERM, &action, &saved->terminate);
+  signal_fd = signalfd(-1, &run_signals, SFD_NONBLOCK | SFD_CLOEXEC);
+  null_input = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (signal_fd < 0) return adc_fail(error, "cannot read signals from a descriptor: %s", strerror(errno));
   return 0;
 }
 
-static void restore_handlers(const struct saved_handlers* saved) {
+/* Reads the signals that arrived; notes SIGINT or SIGTERM. */
+static void take_signals(void) {
+  struct signalfd_siginfo arrived[4];
+  ssize_t n;
+  while ((n = read(signal_fd, arrived, sizeof(arrived))) > 0) {
+    for (size_t i = 0; i < (size_t)n / sizeof(arrived[0]); i++) {
+      int number = (int)arrived[i].ssi_signo;
+      if (number == SIGINT || number == SIGTERM) interrupting_signal = number;
+    }
+    /* Each signal is pending once at most: a short read took them all. */
+    if ((size_t)n < sizeof(arrived)) return;
+  }
+}
+
+static void restore_signals(const struct saved_signals* saved) {
+  if (signal_fd >= 0) close(signal_fd);
+  signal_fd = -1;
+  /* A SIGINT or SIGTERM still pending acts as it would have without the
+   * run, once the mask is restored. */
   sigaction(SIGCHLD, &saved->child, NULL);
   sigaction(SIGINT, &saved->interrupt, NULL);
   sigaction(SIGTERM, &saved->terminate, NULL);
-  close(wake[0]);
-  close(wake[1]);
-  wake[0] = wake[1] = -1;
+  sigprocmask(SIG_SETMASK, &saved->mask, NULL);
   if (null_input >= 0) close(null_input);
   null_input = -1;
 }
 
 /* ---- starting a task ---------------------------------------------------- */
 
+/* Closes every descriptor from `first` on. */
+static void close_from(int first) {
+  if (close_range((unsigned)first, ~0U, 0) == 0) return;
+  /* Kernels before 5.9: the descriptors this process has. */
+  DIR* open_fds = opendir("/proc/self/fd");
+  if (open_fds == NULL) return;
+  struct dirent* entry;
+  while ((entry = readdir(open_fds)) != NULL) {
+    int fd = atoi(entry->d_name);
+    if (fd >= first && fd != dirfd(open_fds)) close(fd);
+  }
+  closedir(open_fds);
+}
+
 /* In the child: a process group of its own, default signal handling, no
- * descriptor of the harness but its own two pipes, and death with the
- * harness. */
-static void become_task_process(pid_t harness, const struct adc_task_run* run, const struct slot_pipes* pipes,
-                                int n_slots, int output_fd) {
+ * descriptor of the harness but its standard ones, on its own output
+ * pipe, and the verdict pipe, as TASK_VERDICT_FD; death with the harness. */
+static void become_task_process(pid_t harness, const struct adc_task_run* run, int verdict_fd,
+                                int output_fd) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != harness) _exit(1); /* the harness died before the line above */
-  signal(SIGCHLD, SIG_DFL);
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-  close(wake[0]);
-  close(wake[1]);
-  /* The read ends of every running task, this one's included: a sibling's
-   * pipe must not stay open here, or its end of file would wait for this
-   * process too. */
-  for (int i = 0; i < n_slots; i++) {
-    if (pipes[i].verdict_fd >= 0) close(pipes[i].verdict_fd);
-    if (pipes[i].output_fd >= 0) close(pipes[i].output_fd);
-  }
+  /* None of these is 0, 1 or 2 (keep_standard_descriptors_taken). */
   if (null_input >= 0) dup2(null_input, STDIN_FILENO);
   dup2(output_fd, STDOUT_FILENO);
   dup2(output_fd, STDERR_FILENO);
-  if (null_input > STDERR_FILENO) close(null_input);
-  if (output_fd > STDERR_FILENO) close(output_fd);
+  if (verdict_fd != TASK_VERDICT_FD) dup2(verdict_fd, TASK_VERDICT_FD);
+  /* Whatever else the harness holds (the signal descriptor, other tasks'
+   * pipes, report files) is not the library's to touch. */
+  close_from(TASK_VERDICT_FD + 1);
   if (run->memory_limit_bytes > 0) {
     struct rlimit limit = {run->memory_limit_bytes, run->memory_limit_bytes};
     setrlimit(RLIMIT_AS, &limit);
@@ -144,34 +186,31 @@ static void close_pair(int pipe_ends[2]) {
 }
 
 static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
-                 const struct slot_pipes* pipes, int n_slots, struct adc_error* error) {
+                 pid_t harness, struct adc_error* error) {
+  /* Both ends of the verdict pipe may be non-blocking: a record is far
+   * smaller than a pipe holds.  The output pipe's write end blocks, as a
+   * library that prints expects. */
   int verdict_pipe[2];
   int output_pipe[2];
-  if (pipe(verdict_pipe) != 0) return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
-  if (pipe(output_pipe) != 0) {
+  if (pipe2(verdict_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+    return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
+  }
+  if (pipe2(output_pipe, O_CLOEXEC) != 0) {
     close_pair(verdict_pipe);
     return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
   }
-  /* The read ends are the slot's before the fork: the new process closes
-   * them with its siblings', and the parent writes no page that the fork
-   * has just shared (a copy-on-write fault). */
-  slot->pipes->verdict_fd = verdict_pipe[0];
-  slot->pipes->output_fd = output_pipe[0];
-  fcntl(verdict_pipe[0], F_SETFL, O_NONBLOCK);
   fcntl(output_pipe[0], F_SETFL, O_NONBLOCK);
-  pid_t harness = getpid();
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     int fork_errno = errno;
     close_pair(verdict_pipe);
     close_pair(output_pipe);
-    *slot->pipes = (struct slot_pipes){-1, -1};
     return adc_fail(error, "cannot start a case process: %s", strerror(fork_errno));
   }
   if (pid == 0) {
-    become_task_process(harness, run, pipes, n_slots, output_pipe[1]);
-    task->run(task->argument, verdict_pipe[1]);
+    become_task_process(harness, run, verdict_pipe[1], output_pipe[1]);
+    task->run(task->argument, TASK_VERDICT_FD);
     /* exit(), not _exit(): library destructors run, and so do leak
      * checkers, whose reports then become this case's verdict. */
     exit(0);
@@ -179,12 +218,12 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
   /* Also from this side, so that the group exists before either goes on. */
   setpgid(pid, pid);
   close(verdict_pipe[1]);
-  close(output_pipe[1]);
-  struct slot_pipes* slot_pipes = slot->pipes;
   memset(slot, 0, sizeof(*slot));
-  slot->pipes = slot_pipes;
   slot->index = index;
   slot->pid = pid;
+  slot->verdict_fd = verdict_pipe[0];
+  slot->output_fd = output_pipe[0];
+  slot->output_write_fd = output_pipe[1];
   slot->started = adc_now_seconds();
   slot->deadline = slot->started + task->timeout_seconds;
   adc_capture_reset(&slot->output);
@@ -193,32 +232,20 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
 
 /* ---- reading what a task sends ------------------------------------------ */
 
-static void take_verdict_bytes(struct slot* slot, const char* data, size_t size) {
-  size_t room = sizeof(slot->verdict) - slot->verdict_bytes;
-  size_t take = size < room ? size : room;
-  memcpy(slot->verdict + slot->verdict_bytes, data, take);
-  slot->verdict_bytes += take;
-  if (take < size) slot->verdict_overflow = true;
+/* The verdict, read once the task has ended, when all it sent is in the
+ * pipe: one read takes it all, up to a byte more than a record. */
+static void read_verdict(struct slot* slot) {
+  ssize_t n = read(slot->verdict_fd, slot->verdict, sizeof(slot->verdict));
+  slot->verdict_bytes = n > 0 ? (size_t)n : 0;
 }
 
-/* Reads what is available, within the budget; closes the pipe at end of file. */
-static void drain(struct slot* slot, int* fd) {
-  char* buffer = slot->read_buffer;
+/* Reads the output that is available, within the budget. */
+static void drain_output(struct slot* slot) {
   for (size_t budget = DRAIN_BUDGET; budget > 0;) {
-    ssize_t n = read(*fd, buffer, sizeof(slot->read_buffer));
-    if (n > 0) {
-      if (fd == &slot->pipes->verdict_fd) {
-        take_verdict_bytes(slot, buffer, (size_t)n);
-      } else {
-        adc_capture_append(&slot->output, buffer, (size_t)n);
-      }
-      budget = (size_t)n < budget ? budget - (size_t)n : 0;
-      continue;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    close(*fd);
-    *fd = -1;
-    return;
+    ssize_t n = read(slot->output_fd, slot->read_buffer, sizeof(slot->read_buffer));
+    if (n <= 0) return; /* nothing more for now: the parent holds a write end */
+    adc_capture_append(&slot->output, slot->read_buffer, (size_t)n);
+    budget = (size_t)n < budget ? budget - (size_t)n : 0;
   }
 }
 
@@ -266,8 +293,9 @@ static void settle(const struct slot* slot, int wait_status, double timeout_seco
   char* message = result->message;
   size_t size = sizeof(result->message);
   struct adc_wire_verdict verdict;
-  bool sent = slot->verdict_bytes > 0 || slot->verdict_overflow;
-  bool accepted = !slot->verdict_overflow && adc_wire_accept(slot->verdict, slot->verdict_bytes, &verdict);
+  bool sent = slot->verdict_bytes > 0;
+  bool more_than_a_record = slot->verdict_bytes > sizeof(verdict);
+  bool accepted = !more_than_a_record && adc_wire_accept(slot->verdict, slot->verdict_bytes, &verdict);
   char death[160];
   describe_death(wait_status, death, sizeof(death));
   bool clean_exit = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
@@ -288,7 +316,7 @@ static void settle(const struct slot* slot, int wait_status, double timeout_seco
     result->status = ADC_CRASH;
     snprintf(message, size,
              "the case sent a malformed verdict (%zu%s bytes on the verdict channel); the case %s%s%s",
-             slot->verdict_bytes, slot->verdict_overflow ? " or more" : "", death, sep, detail);
+             slot->verdict_bytes, more_than_a_record ? " or more" : "", death, sep, detail);
   } else if (accepted && clean_exit) {
     result->status = (enum adc_status)verdict.status;
     snprintf(message, size, "%s", verdict.message);
@@ -311,23 +339,23 @@ struct run_state {
   const struct adc_task_run* run;
   struct adc_task_result* results;
   struct slot* slots; /* parent-only memory */
-  struct slot_pipes* pipes;
   int n_slots;
   pid_t* running; /* scratch: the pids of the running tasks */
+  pid_t harness;  /* this process, which a task's process checks is its parent */
   size_t started;
   size_t finished;
   bool interrupted;
 };
 
 static void finish(struct run_state* state, struct slot* slot, int wait_status) {
-  if (slot->pipes->verdict_fd >= 0) drain(slot, &slot->pipes->verdict_fd);
-  if (slot->pipes->output_fd >= 0) drain(slot, &slot->pipes->output_fd);
+  read_verdict(slot);
+  drain_output(slot);
   /* Whoever still holds the pipes (a process that left the group) is not
-   * waited for.  The numbers go too: a free slot's must not be closed by
-   * a later task's process, which may have them for its own pipes. */
-  if (slot->pipes->verdict_fd >= 0) close(slot->pipes->verdict_fd);
-  if (slot->pipes->output_fd >= 0) close(slot->pipes->output_fd);
-  *slot->pipes = (struct slot_pipes){-1, -1};
+   * waited for. */
+  close(slot->verdict_fd);
+  close(slot->output_fd);
+  close(slot->output_write_fd);
+  slot->verdict_fd = slot->output_fd = slot->output_write_fd = -1;
   if (state->run->process_log_dir != NULL) take_process_log(slot, state->run->process_log_dir);
   struct adc_task_result* result = &state->results[slot->index];
   settle(slot, wait_status, state->tasks[slot->index].timeout_seconds, result);
@@ -381,8 +409,8 @@ static void reap(struct run_state* state) {
 static void start_free_slots(struct run_state* state, int* status, struct adc_error* error) {
   for (int s = 0; s < state->n_slots && state->started < state->n_tasks && *status == 0; s++) {
     if (state->slots[s].pid != 0) continue;
-    *status = start(&state->tasks[state->started], state->run, state->started, &state->slots[s], state->pipes,
-                    state->n_slots, error);
+    *status = start(&state->tasks[state->started], state->run, state->started, &state->slots[s],
+                    state->harness, error);
     if (*status == 0) state->started++;
   }
 }
@@ -399,25 +427,20 @@ static int poll_timeout_ms(const struct run_state* state, double now) {
 
 static void wait_for_events(struct run_state* state, struct pollfd* fds, struct slot** owners) {
   int n_fds = 0;
-  fds[n_fds++] = (struct pollfd){wake[0], POLLIN, 0};
+  fds[n_fds++] = (struct pollfd){signal_fd, POLLIN, 0};
   /* Only output is read as it comes, since a process can write more than a
    * pipe holds; a verdict record fits in one and is read when the task
    * ends, which spares a wake-up per task. */
   for (int s = 0; s < state->n_slots; s++) {
     struct slot* slot = &state->slots[s];
     if (slot->pid == 0) continue;
-    if (slot->pipes->output_fd >= 0) {
-      fds[n_fds] = (struct pollfd){slot->pipes->output_fd, POLLIN, 0};
-      owners[n_fds++] = slot;
-    }
+    fds[n_fds] = (struct pollfd){slot->output_fd, POLLIN, 0};
+    owners[n_fds++] = slot;
   }
   poll(fds, (nfds_t)n_fds, poll_timeout_ms(state, adc_now_seconds()));
-  char bytes[64];
-  while (read(wake[0], bytes, sizeof(bytes)) > 0) continue;
+  if (fds[0].revents != 0) take_signals();
   for (int i = 1; i < n_fds; i++) {
-    if (fds[i].revents == 0) continue;
-    struct slot* slot = owners[i];
-    if (fds[i].fd == slot->pipes->output_fd) drain(slot, &slot->pipes->output_fd);
+    if (fds[i].revents != 0) drain_output(owners[i]);
   }
 }
 
@@ -461,26 +484,21 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
                             .n_tasks = n_tasks,
                             .run = run,
                             .results = results,
-                            .n_slots = run->jobs > 0 ? run->jobs : 1};
+                            .n_slots = run->jobs > 0 ? run->jobs : 1,
+                            .harness = getpid()};
   last_interruption = 0;
   if (adc_become_subreaper(error) != 0) return -1;
   /* What only this process reads and writes after each fork is kept out
    * of the tasks' processes: forks then neither copy nor write-protect it. */
   state.slots = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.slots));
-  state.pipes = calloc((size_t)state.n_slots, sizeof(*state.pipes));
   state.running = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.running));
-  /* The wake pipe, then the output pipe of each running task. */
+  /* The signal descriptor, then the output pipe of each running task. */
   struct pollfd* fds = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*fds));
   struct slot** owners = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*owners));
-  for (int s = 0; state.slots != NULL && state.pipes != NULL && s < state.n_slots; s++) {
-    state.pipes[s] = (struct slot_pipes){-1, -1};
-    state.slots[s].pipes = &state.pipes[s];
-  }
-  struct saved_handlers saved;
-  int status = state.slots && state.pipes && state.running && fds && owners
-                   ? install_handlers(&saved, error)
-                   : adc_fail(error, "out of memory");
-  bool handlers_installed = status == 0;
+  bool allocated = state.slots && state.running && fds && owners;
+  struct saved_signals saved;
+  int status = allocated ? install_signals(&saved, error) : adc_fail(error, "out of memory");
+  bool signals_taken = status == 0;
   double last_sweep = adc_now_seconds();
   while (status == 0 && state.finished < n_tasks) {
     if (!state.interrupted) start_free_slots(&state, &status, error);
@@ -494,17 +512,16 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
     }
   }
   /* After a failure, the tasks already started still end, each with its verdict. */
-  while (handlers_installed && state.finished < state.started) {
+  while (signals_taken && state.finished < state.started) {
     wait_for_events(&state, fds, owners);
     reap(&state);
     enforce_deadlines(&state);
   }
-  if (handlers_installed) restore_handlers(&saved);
+  if (allocated) restore_signals(&saved);
   adc_kill_all_orphans(2.0);
   adc_parent_only_free(owners);
   adc_parent_only_free(fds);
   adc_parent_only_free(state.running);
-  free(state.pipes);
   adc_parent_only_free(state.slots);
   return status;
 }

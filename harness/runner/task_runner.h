@@ -5,8 +5,10 @@
  * reaches the harness.  When a task ends, for any reason, its whole group
  * is killed; the harness is a child subreaper and kills the orphans that
  * reach it, so no process outlives the run.  The runner learns of a
- * child's end at once (SIGCHLD wakes its poll) and of a time limit at its
- * deadline.
+ * child's end at once (SIGCHLD, read from a signalfd, wakes its poll) and
+ * of a time limit at its deadline.  A task's process holds none of the
+ * harness's descriptors: only standard input (/dev/null), output and error
+ * (one pipe, captured) and its verdict pipe.
  *
  * A task's verdict is the record it sends (wire.h), validated; a process
  * that dies, stops itself, sends a malformed record or runs past its limit
