@@ -1,7 +1,9 @@
 /* The fixture reader and the comparison every verdict rests on. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "consumer_feed/consumer_feed.h"
 #include "reference_core.h"
@@ -35,6 +37,33 @@ START_TEST(reads_dictionaries) {
   ck_assert_int_eq(values->length, 3);
   ck_assert_str_eq(arrow_json_format(&file.fields[0].index_type), "c");
   arrow_json_file_free(&file);
+}
+END_TEST
+
+/* A file whose size fstat does not tell (a pipe, as /dev/stdin can be) is
+ * read to its end all the same, however long. */
+START_TEST(reads_files_of_unknown_size) {
+  FILE* fixture = fopen(FIXTURE("nested_struct"), "rb");
+  ck_assert_ptr_nonnull(fixture);
+  static char text[60000];
+  char object[20000];
+  size_t size = fread(object, 1, sizeof(object), fixture);
+  fclose(fixture);
+  ck_assert_int_gt(size, 0);
+  ck_assert_int_lt(size, sizeof(object));
+  /* Spaces first, the object last: well past the reader's first guesses. */
+  memset(text, ' ', sizeof(text) - size);
+  memcpy(text + sizeof(text) - size, object, size);
+  int ends[2];
+  ck_assert_int_eq(pipe(ends), 0);
+  ck_assert_int_eq(write(ends[1], text, sizeof(text)), (ssize_t)sizeof(text));
+  close(ends[1]);
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/self/fd/%d", ends[0]);
+  struct arrow_json_file file = load(path);
+  ck_assert_int_eq(file.batches[0].columns[0].children[1].children[0].ints[3], 400);
+  arrow_json_file_free(&file);
+  close(ends[0]);
 }
 END_TEST
 
@@ -289,6 +318,7 @@ int main(void) {
   TCase* tc = tcase_create("model");
   tcase_add_test(tc, reads_nested_struct);
   tcase_add_test(tc, reads_dictionaries);
+  tcase_add_test(tc, reads_files_of_unknown_size);
   tcase_add_test(tc, rejects_malformed_files_with_a_reason);
   tcase_add_test(tc, reader_errors_are_one_line_of_whole_characters);
   tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
