@@ -52,7 +52,7 @@ struct slot {
   unsigned char verdict[sizeof(struct adc_wire_verdict) + 1];
   size_t verdict_bytes;
   struct adc_output_capture output;
-  /* Where drain() reads into: here rather than on the stack, whose pages
+  /* Where drain_output() reads into: here rather than on the stack, whose pages
    * every fork write-protects. */
   char read_buffer[ADC_CAPTURE_TAIL / 2];
 };
@@ -127,10 +127,14 @@ static void take_signals(void) {
 }
 
 static void restore_signals(const struct saved_signals* saved) {
-  if (signal_fd >= 0) close(signal_fd);
+  /* A SIGINT or SIGTERM that came after the last task ended is taken
+   * here, as a handler would have taken it: once the mask is restored, it
+   * would end the harness before its report is written. */
+  if (signal_fd >= 0) {
+    take_signals();
+    close(signal_fd);
+  }
   signal_fd = -1;
-  /* A SIGINT or SIGTERM still pending acts as it would have without the
-   * run, once the mask is restored. */
   sigaction(SIGCHLD, &saved->child, NULL);
   sigaction(SIGINT, &saved->interrupt, NULL);
   sigaction(SIGTERM, &saved->terminate, NULL);
