@@ -159,9 +159,10 @@ static void close_from(int first) {
   closedir(open_fds);
 }
 
-/* In the child: a process group of its own, default signal handling, no
- * descriptor of the harness but its standard ones, on its own output
- * pipe, and the verdict pipe, as TASK_VERDICT_FD; death with the harness. */
+/* In the child: a process group of its own, no blocked signal, standard
+ * input from /dev/null, standard output and error into the output pipe,
+ * the verdict pipe as TASK_VERDICT_FD and no other descriptor, and death
+ * with the harness. */
 static void become_task_process(pid_t harness, const struct adc_task_run* run, int verdict_fd,
                                 int output_fd) {
   setpgid(0, 0);
