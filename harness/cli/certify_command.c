@@ -89,7 +89,7 @@ static int parse_certify_options(int argc, char** argv, struct certify_options* 
                       "as the suite judges (the bundle's reports are written to --out)",
                       argv[a]);
     }
-    bool value_follows = option.takes_value && !option.value_inline;
+    bool value_follows = option.takes_value && option.inline_value == NULL;
     if (value_follows && a + 1 == argc) return adc_fail(error, "certify: %s needs a value", argv[a]);
     if (out->n_passed_on + 2 > (int)(sizeof(out->passed_on) / sizeof(out->passed_on[0]))) {
       return adc_fail(error, "certify: too many options");

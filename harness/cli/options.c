@@ -179,8 +179,8 @@ bool adc_option_facts(const char* argument, struct adc_option_facts* facts) {
   }
   if (found == NULL) return false;
   facts->name = found->name;
-  facts->value_inline = name[length] == '=';
-  facts->takes_value = found->has_arg == required_argument || facts->value_inline;
+  facts->inline_value = name[length] == '=' ? name + length + 1 : NULL;
+  facts->takes_value = found->has_arg == required_argument || facts->inline_value != NULL;
   facts->output_only = is_output_only(found->val);
   return true;
 }

@@ -42,9 +42,9 @@ struct adc_options {
 
 /* What the option table says of one command-line argument. */
 struct adc_option_facts {
-  const char* name; /* the option's full name, without "--" */
-  bool takes_value; /* its value is inline ("--NAME=VALUE") or the next argument */
-  bool value_inline;
+  const char* name;         /* the option's full name, without "--" */
+  bool takes_value;         /* its value is inline ("--NAME=VALUE") or the next argument */
+  const char* inline_value; /* what follows "=" in the argument; NULL without one */
   /* It changes only where the results go, how they are shown or how the
    * cases are shared out (--report-json, --junit, --tap, --shard, --jobs,
    * --verbose): the shards of one run may give it differently. */

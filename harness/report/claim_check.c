@@ -55,8 +55,8 @@ static void check_command_line(const cJSON* report, struct adc_reason_list* reas
     struct adc_option_facts option;
     bool named = adc_option_facts(argument, &option);
     const char* value = NULL;
-    if (named && option.value_inline) {
-      value = strchr(argument, '=') + 1;
+    if (named && option.inline_value != NULL) {
+      value = option.inline_value;
     } else if (named && option.takes_value && a + 1 < n) {
       const cJSON* next = cJSON_GetArrayItem(command_line, ++a);
       value = cJSON_IsString(next) ? next->valuestring : "";

@@ -22,7 +22,7 @@ int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_s
   for (int a = 1; a < argc; a++) {
     struct adc_option_facts option;
     bool named = adc_option_facts(argv[a], &option);
-    bool value_follows = named && option.takes_value && !option.value_inline;
+    bool value_follows = named && option.takes_value && option.inline_value == NULL;
     if (value_follows && a + 1 == argc) {
       adc_shard_command_line_free(out);
       return adc_fail(error, "--%s has no value", option.name);
@@ -32,7 +32,7 @@ int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_s
       if (value_follows) out->deciding[out->n_deciding++] = argv[++a];
       continue;
     }
-    const char* value = option.value_inline ? strchr(argv[a], '=') + 1 : value_follows ? argv[a + 1] : NULL;
+    const char* value = value_follows ? argv[a + 1] : option.inline_value;
     bool is_shard = strcmp(option.name, "shard") == 0;
     out->is_shard_argument[a] = is_shard;
     if (value_follows) out->is_shard_argument[++a] = is_shard;
