@@ -146,19 +146,86 @@ START_TEST(missing_entry_point_is_not_supported) {
 }
 END_TEST
 
+START_TEST(library_beyond_the_memory_limit_is_refused_up_front) {
+#ifdef ADC_SANITIZE_ADDRESS
+  return; /* a sanitizer's reserved address space exceeds any useful limit */
+#endif
+  /* It loads within 400 MiB (--list loads it once, as every run does)... */
+  const char* roomy[] = {
+      "--producer", BUILD_PATH("libmisbehaving_maps_300_mib.so"), "--memory-limit", "400", "--list", NULL};
+  struct run_result listed = run_conform(roomy);
+  ck_assert_msg(listed.exit_code == 0, "exit %d: %s", listed.exit_code, listed.err);
+  run_result_free(&listed);
+  /* ...and not within 200, which every case's process would be held to:
+   * one error line, not a report of unresolved cases. */
+  const char* tight[] = {"--producer",
+                         BUILD_PATH("libmisbehaving_maps_300_mib.so"),
+                         "--consumer",
+                         "reference",
+                         "--memory-limit",
+                         "200",
+                         NULL};
+  expect_one_error_line(tight, "within --memory-limit 200 MiB");
+}
+END_TEST
+
+/* The number of processes a run of adc-conform with `args` (NULL
+ * terminated, at most 12) forks, counted by tests/fork_log.c, which it
+ * preloads; -1 where this build has no such library (a sanitizer build). */
+static int count_forks(const char* const* args, cJSON** report) {
+#ifdef ADC_FORK_LOG_LIBRARY
+  char log[] = "/tmp/adc_fork_log_XXXXXX";
+  int fd = mkstemp(log);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  setenv("ADC_FORK_LOG", log, 1);
+  const char* with_preload[16] = {"--preload", ADC_FORK_LOG_LIBRARY};
+  for (int a = 0; args[a] != NULL && a < 12; a++) with_preload[a + 2] = args[a];
+  int exit_code;
+  *report = run_conform_report(with_preload, &exit_code);
+  unsetenv("ADC_FORK_LOG");
+  FILE* lines = fopen(log, "r");
+  ck_assert_ptr_nonnull(lines);
+  int forks = 0;
+  for (int c; (c = fgetc(lines)) != EOF;) forks += c == '\n';
+  fclose(lines);
+  unlink(log);
+  return forks;
+#else
+  *report = run_conform_report(args, &(int){0});
+  return -1;
+#endif
+}
+
+/* The instrument counts: a run of 6 cases on the CPU forks 6 case
+ * processes at least (besides the library's load and the device's probe). */
+START_TEST(fork_log_counts_case_processes) {
+  const char* args[] = {"--producer", "reference", "--filter", "cpu/array.release.sets_null/*", NULL};
+  cJSON* report = NULL;
+  int forks = count_forks(args, &report);
+  ck_assert_ptr_nonnull(report);
+  if (forks >= 0) ck_assert_int_ge(forks, cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")));
+  cJSON_Delete(report);
+}
+END_TEST
+
 static const char* const gpu_devices[] = {"cuda", "cuda_host", "cuda_managed", "rocm", "rocm_host"};
 
 /* Where the device is missing, every case of it ends not_supported with the
- * runtime's own reason; never pass. */
+ * runtime's own reason; never pass.  The device's probe, once, is all the
+ * run spends on it: no case starts a process to learn what it already
+ * knows. */
 START_TEST(gpu_device_without_gpu_is_never_pass) {
   const struct adc_device* device = adc_device_find(gpu_devices[_i]);
   ck_assert_ptr_nonnull(device);
   struct adc_error reason;
   if (device->probe(device, &reason) == 0) return; /* a GPU is here: the device run judges it */
   const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", device->name, NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
+  cJSON* report = NULL;
+  int forks = count_forks(args, &report);
   ck_assert_ptr_nonnull(report);
+  /* One load of the library (both sides are the same) and one probe. */
+  if (forks >= 0) ck_assert_msg(forks <= 2, "%d processes for a device that is not here", forks);
   char expected[sizeof(reason.message) + 64];
   snprintf(expected, sizeof(expected), "device %s unavailable: %s", device->name, reason.message);
   const cJSON* item;
@@ -189,6 +256,8 @@ int main(void) {
   tcase_add_test(input, missing_fixture_folder);
   tcase_add_loop_test(input, malformed_fixture, 0, 3);
   tcase_add_test(input, no_side_named);
+  tcase_add_test(input, library_beyond_the_memory_limit_is_refused_up_front);
+  tcase_add_test(input, fork_log_counts_case_processes);
   tcase_add_loop_test(input, gpu_device_without_gpu_is_never_pass, 0,
                       (int)(sizeof(gpu_devices) / sizeof(gpu_devices[0])));
   suite_add_tcase(suite, input);

@@ -31,8 +31,8 @@ static int guess_prefix(const char* role, struct adc_side* side, struct adc_erro
 }
 
 int adc_settle_side(const char* role, const char* given, const char* side_prefix, const char* shared_prefix,
-                    const char* reference_path, double load_timeout_seconds, const struct adc_side* other,
-                    struct adc_side* side, struct adc_error* error) {
+                    const char* reference_path, const struct adc_load_limits* limits,
+                    const struct adc_side* other, struct adc_side* side, struct adc_error* error) {
   side->tested = given != NULL;
   if (given == NULL || strcmp(given, "reference") == 0) {
     side->is_reference = true;
@@ -62,13 +62,17 @@ int adc_settle_side(const char* role, const char* given, const char* side_prefix
   }
   struct adc_error reason;
   struct adc_task_result verdict;
-  int found = adc_preflight_library(side->path, side->prefix, load_timeout_seconds, &verdict, &reason);
+  int found = adc_preflight_library(side->path, side->prefix, limits, &verdict, &reason);
   if (found == ADC_LOAD_MISBEHAVED) {
     side->load_misbehaved = true;
     side->load_verdict = verdict;
     snprintf(side->load_verdict.message, sizeof(side->load_verdict.message), "loading the library: %.1300s",
              verdict.message);
     return 0;
+  }
+  if (found < 0 && limits->memory_limit_mib > 0) {
+    return adc_fail(error, "cannot load %s library '%s' within --memory-limit %zu MiB: %s", role, side->path,
+                    limits->memory_limit_mib, reason.message);
   }
   if (found < 0) return adc_fail(error, "cannot load %s library '%s': %s", role, side->path, reason.message);
   if (found == 0) {

@@ -48,13 +48,13 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
   /* A library's load gets what a case of a rule without a limit of its own gets. */
-  double load_timeout = adc_session_timeout(session, 0);
+  struct adc_load_limits load_limits = {adc_session_timeout(session, 0), session->memory_limit_mib};
   if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
-                      load_timeout, NULL, &session->producer, error) != 0) {
+                      &load_limits, NULL, &session->producer, error) != 0) {
     return -1;
   }
   if (adc_settle_side("consumer", options->consumer, options->consumer_prefix, options->prefix, reference,
-                      load_timeout, &session->producer, &session->consumer, error) != 0) {
+                      &load_limits, &session->producer, &session->consumer, error) != 0) {
     return -1;
   }
   if (options->fixtures_dir != NULL) {
@@ -196,7 +196,7 @@ int adc_run_command(int argc, char** argv) {
         &error, "no case to run on device '%s'%s", session.device_option,
         options.n_filters ? " matches the --filter globs" : " (no rule of this catalogue applies to it)");
     exit_code = adc_cli_bad_input(&error);
-  } else if (options.report_json != NULL && adc_probe_devices(&session, &error) != 0) {
+  } else if (adc_probe_devices(&session, cases, n, &error) != 0) {
     exit_code = adc_cli_bad_input(&error);
   } else if (adc_run_interrupted_by() != 0) {
     /* Interrupted while the devices were probed: nothing ran. */

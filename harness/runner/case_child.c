@@ -29,6 +29,8 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
     adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
   } else if (c->device->probe(c->device, &error) != 0) {
+    /* The run's probe found the device available (runner.c settles the
+     * cases of one it did not), but this process starts the runtime anew. */
     adc_not_supported(&ctx, "device %s unavailable: %s", c->device->name, error.message);
   } else {
     ctx.library = &library;

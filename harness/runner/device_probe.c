@@ -37,29 +37,52 @@ static void take_field(const char** text, char* out, size_t size) {
   *text += length + ((*text)[length] != '\0');
 }
 
-int adc_probe_devices(struct adc_session* session, struct adc_error* error) {
-  struct adc_task tasks[ADC_MAX_DEVICES];
+/* Whether one of the cases runs on `device`. */
+static bool has_cases_on(const struct adc_device* device, const struct adc_case* cases, size_t n_cases) {
+  for (size_t i = 0; i < n_cases; i++) {
+    if (cases[i].device == device) return true;
+  }
+  return false;
+}
+
+int adc_probe_devices(struct adc_session* session, const struct adc_case* cases, size_t n_cases,
+                      struct adc_error* error) {
+  struct adc_task tasks[ADC_MAX_DEVICES] = {{0}};
   struct adc_task_result results[ADC_MAX_DEVICES];
+  size_t probed[ADC_MAX_DEVICES] = {0}; /* the device of each task */
+  size_t n_tasks = 0;
   for (size_t d = 0; d < session->n_devices; d++) {
-    tasks[d] = (struct adc_task){probe_in_child, session->devices[d], PROBE_TIMEOUT_SECONDS};
+    memset(&session->device_facts[d], 0, sizeof(session->device_facts[d]));
+    if (!has_cases_on(session->devices[d], cases, n_cases)) continue;
+    tasks[n_tasks] = (struct adc_task){probe_in_child, session->devices[d], PROBE_TIMEOUT_SECONDS};
+    probed[n_tasks++] = d;
   }
   struct adc_task_run run = {.jobs = session->jobs};
-  if (adc_run_tasks(tasks, session->n_devices, &run, results, error) != 0) return -1;
-  for (size_t d = 0; d < session->n_devices; d++) {
-    struct adc_device_facts* facts = &session->device_facts[d];
-    memset(facts, 0, sizeof(*facts));
+  if (adc_run_tasks(tasks, n_tasks, &run, results, error) != 0) return -1;
+  for (size_t t = 0; t < n_tasks; t++) {
+    const struct adc_task_result* result = &results[t];
+    struct adc_device_facts* facts = &session->device_facts[probed[t]];
     facts->probed = true;
-    facts->available = results[d].status == ADC_PASS;
-    if (results[d].status != ADC_PASS && results[d].status != ADC_NOT_SUPPORTED) {
+    facts->available = result->status == ADC_PASS;
+    if (result->status != ADC_PASS && result->status != ADC_NOT_SUPPORTED) {
       /* The probe itself crashed or hung: its message says how. */
-      snprintf(facts->reason, sizeof(facts->reason), "probing the device: %.480s", results[d].message);
+      snprintf(facts->reason, sizeof(facts->reason), "probing the device: %.480s", result->message);
       continue;
     }
-    const char* text = results[d].message;
+    const char* text = result->message;
     take_field(&text, facts->reason, sizeof(facts->reason));
     take_field(&text, facts->description.model, sizeof(facts->description.model));
     take_field(&text, facts->description.driver_version, sizeof(facts->description.driver_version));
     take_field(&text, facts->description.runtime_version, sizeof(facts->description.runtime_version));
   }
   return 0;
+}
+
+const struct adc_device_facts* adc_probed_facts(const struct adc_session* session,
+                                                const struct adc_device* device) {
+  for (size_t d = 0; d < session->n_devices; d++) {
+    if (session->devices[d] == device)
+      return session->device_facts[d].probed ? &session->device_facts[d] : NULL;
+  }
+  return NULL;
 }

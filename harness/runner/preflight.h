@@ -6,8 +6,18 @@
 #ifndef ADC_PREFLIGHT_H
 #define ADC_PREFLIGHT_H
 
+#include <stddef.h>
+
 #include "runner/task_runner.h"
 #include "support/error.h"
+
+/* What a case's process is held to, which a load in preflight is held to
+ * too: a library that cannot be loaded within them in a case cannot be
+ * loaded in preflight either, and is refused before any case. */
+struct adc_load_limits {
+  double timeout_seconds;
+  size_t memory_limit_mib; /* --memory-limit; 0: none */
+};
 
 /* Loading crashed or hung; see the verdict. */
 #define ADC_LOAD_MISBEHAVED (-2)
@@ -15,7 +25,7 @@
 /* Returns the number of entry points found (>= 0); -1 with the loader's
  * message when the library cannot be loaded; or ADC_LOAD_MISBEHAVED with the
  * crash or timeout in `verdict`. */
-int adc_preflight_library(const char* path, const char* prefix, double timeout_seconds,
+int adc_preflight_library(const char* path, const char* prefix, const struct adc_load_limits* limits,
                           struct adc_task_result* verdict, struct adc_error* error);
 
 #endif /* ADC_PREFLIGHT_H */

@@ -1,9 +1,11 @@
 #include "runner/runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
+#include "runner/device_probe.h"
 #include "support/parent_only_memory.h"
 
 struct case_task {
@@ -32,6 +34,28 @@ static void on_task_result(size_t task_index, const struct adc_task_result* resu
   if (observation->observer != NULL) observation->observer(task->c, result, observation->context);
 }
 
+/* Whether the case's verdict is known before it runs, written to `result`:
+ * the library of its side could not be loaded without crashing or hanging
+ * (preflight.h), or the probe found its device unavailable.  Such a case
+ * costs no process: a run on every device of a machine without a GPU costs
+ * what the devices present cost. */
+static bool settled_before_running(const struct adc_session* session, const struct adc_case* c,
+                                   struct adc_task_result* result) {
+  const struct adc_side* side = adc_side_tested_by(session, c->rule);
+  const struct adc_device_facts* facts = adc_probed_facts(session, c->device);
+  if (side->load_misbehaved) {
+    *result = side->load_verdict;
+  } else if (facts != NULL && !facts->available) {
+    *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
+    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->name,
+             facts->reason);
+  } else {
+    return false;
+  }
+  result->seconds = 0; /* the case never ran */
+  return true;
+}
+
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
                   struct adc_task_result* results, adc_case_observer observer, void* context,
                   struct adc_error* error) {
@@ -47,10 +71,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
   }
   size_t n_tasks = 0;
   for (size_t i = 0; i < n_cases; i++) {
-    const struct adc_side* side = adc_side_tested_by(session, cases[i].rule);
-    if (side->load_misbehaved) {
-      results[i] = side->load_verdict;
-      results[i].seconds = 0; /* the case never ran */
+    if (settled_before_running(session, &cases[i], &results[i])) {
       if (observer != NULL) observer(&cases[i], &results[i], context);
       continue;
     }

@@ -1,6 +1,8 @@
 /* Runs the cases of a session on the task runner: each case in a process of
  * its own (task_runner.h).  Cases of a library whose loading crashed or hung
- * get that verdict without running. */
+ * get that verdict without running, and cases of a device its probe found
+ * unavailable (device_probe.h) end not_supported with the probe's reason,
+ * without running. */
 #ifndef ADC_RUNNER_H
 #define ADC_RUNNER_H
 

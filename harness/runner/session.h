@@ -52,8 +52,8 @@ struct adc_session {
   const struct adc_device* devices[ADC_MAX_DEVICES];
   size_t n_devices;
   const char* device_option; /* as given: "cpu", "all", ... */
-  /* Filled by adc_probe_devices, in the order of `devices`; untouched
-   * (probed false) when no report lists the devices. */
+  /* Filled by adc_probe_devices before the cases run, in the order of
+   * `devices`; probed false for a device no planned case runs on. */
   struct adc_device_facts device_facts[ADC_MAX_DEVICES];
   /* The command line exactly as given, program name first. */
   int argc;
