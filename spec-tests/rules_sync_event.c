@@ -7,6 +7,8 @@
  * other synchronisation; when they differ from the fixture it watches them,
  * and data that turn into the fixture's a moment later were written late.
  * Data that never do are wrong, which array.data.matches_fixture judges. */
+#include <stdio.h>
+
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
@@ -78,9 +80,20 @@ static void null_means_ready(struct adc_case_context* ctx) {
   judge_batches(ctx, false);
 }
 
-/* How late the consumer feed writes values for the consumer's rule: the
- * consumer has that long to read the wrong bytes if it does not wait. */
+/* How late the consumer feed writes values for the consumer's rule on a
+ * device whose queue cannot tell when the consumer synchronises (a GPU):
+ * the consumer has that long to read the wrong bytes if it does not wait.
+ * On the simulated device they are written as its synchronisation begins. */
 #define LATE_WRITE_SECONDS 0.3
+
+/* How the values of a late batch were written, for the rule's message. */
+static void describe_late_write(const struct adc_device* device, char* out, size_t size) {
+  if (device->hold_follows_synchronisation) {
+    snprintf(out, size, "its values were written only as a synchronisation on its sync_event began");
+  } else {
+    snprintf(out, size, "its values were written %.1f s after the export", LATE_WRITE_SECONDS);
+  }
+}
 
 static void consumer_waits(struct adc_case_context* ctx) {
   static const struct adc_feed_layout late = {.late_write_seconds = LATE_WRITE_SECONDS};
@@ -100,10 +113,10 @@ static void consumer_waits(struct adc_case_context* ctx) {
     } else if (adc_feed_export_batch(feed, ctx->fixture, batch, &late, &delayed, &error) != 0) {
       adc_unresolved(ctx, "the consumer feed could not export batch %d late: %s", batch, error.message);
     } else if ((message = adc_import_batch(ctx, batch, &delayed)) != NULL) {
-      adc_violation(ctx,
-                    "batch %d: its values were written %.1f s after the export, then its sync_event "
-                    "completed; the consumer reported: %s",
-                    batch, LATE_WRITE_SECONDS, message);
+      char how[128];
+      describe_late_write(ctx->device, how, sizeof(how));
+      adc_violation(ctx, "batch %d: %s, then its sync_event completed; the consumer reported: %s", batch, how,
+                    message);
     }
     adc_feed_free(feed);
   }
@@ -169,8 +182,10 @@ static const struct adc_rule rules[] = {
         .sentence = "If this is non-null then it MUST be used to call the appropriate sync method for the "
                     "device (e.g. cudaStreamWaitEvent or hipStreamWaitEvent) before attempting to access "
                     "the memory in the buffers.",
-        .method = "Hands the consumer each batch with its values written 0.3 s late and a sync_event that "
-                  "completes after them; the consumer must find it equal to the fixture (MUST: erratum E6).",
+        .method = "Hands the consumer each batch with its values not yet written and a sync_event that "
+                  "completes once they are: on the simulated device they are written as the consumer begins "
+                  "to synchronise on the event (a wait or a query), exactly; on a GPU 0.3 s after the "
+                  "export. The consumer must find the batch equal to the fixture (MUST: erratum E6).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),

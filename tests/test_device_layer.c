@@ -12,6 +12,7 @@
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
+#include "support/clock.h"
 #include "support/pages.h"
 #include "test_support.h"
 
@@ -193,23 +194,56 @@ START_TEST(simulated_event_check_rejects_what_is_not_a_live_event) {
 }
 END_TEST
 
-/* The queue writes behind its delay, and its event completes only after. */
-START_TEST(simulated_queue_writes_late_and_its_event_waits_for_it) {
+/* The queue writes behind its hold, which opens when a synchronisation on
+ * the event recorded behind it begins, never on its own: the bytes stay
+ * unwritten however long nobody synchronises, and the event completes only
+ * after they are written. */
+START_TEST(simulated_queue_writes_when_a_consumer_synchronises) {
   const struct adc_device* device = simulated();
   struct adc_error error;
   struct adc_device_queue* queue = device->queue_new(device, &error);
   ck_assert_ptr_nonnull(queue);
   int32_t value = 0;
   const int32_t written = 42;
-  ck_assert_int_eq(device->queue_delay(queue, 0.2, &error), 0);
+  ck_assert_int_eq(device->queue_hold(queue, 10.0, &error), 0);
   ck_assert_int_eq(device->queue_copy_from_host(queue, &value, &written, sizeof(written), &error), 0);
   void* event = device->queue_record_event(queue, &error);
   ck_assert_ptr_nonnull(event);
-  ck_assert_int_eq(device->check_event(device, event, &error), 0);
-  ck_assert(!adc_simulated_event_query(event)); /* still behind the delay */
+  ck_assert_int_eq(device->check_event(device, event, &error), 0); /* checking is no synchronisation */
+  adc_sleep_seconds(0.05);
+  ck_assert_int_eq(__atomic_load_n(&value, __ATOMIC_SEQ_CST), 0);
+  ck_assert(!adc_simulated_event_query(event)); /* begins a synchronisation; nothing written yet */
   ck_assert_int_eq(device->wait_event(device, event, &error), 0);
   ck_assert_int_eq(value, 42);
   device->queue_finish(queue);
+  device->queue_free(queue);
+}
+END_TEST
+
+/* A wait on a later event opens the earlier holds too (a consumer may
+ * synchronise out of order), and finishing the queue opens every hold. */
+START_TEST(simulated_queue_holds_open_for_later_events_and_finish) {
+  const struct adc_device* device = simulated();
+  struct adc_error error;
+  struct adc_device_queue* queue = device->queue_new(device, &error);
+  ck_assert_ptr_nonnull(queue);
+  int32_t values[3] = {0, 0, 0};
+  const int32_t written[3] = {1, 2, 3};
+  void* events[3];
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(device->queue_hold(queue, 10.0, &error), 0);
+    ck_assert_int_eq(device->queue_copy_from_host(queue, &values[i], &written[i], sizeof(int32_t), &error),
+                     0);
+    events[i] = device->queue_record_event(queue, &error);
+    ck_assert_ptr_nonnull(events[i]);
+  }
+  ck_assert_int_eq(device->wait_event(device, events[1], &error), 0);
+  ck_assert_int_eq(values[0], 1);
+  ck_assert_int_eq(values[1], 2);
+  adc_sleep_seconds(0.02);
+  ck_assert_int_eq(__atomic_load_n(&values[2], __ATOMIC_SEQ_CST), 0); /* its hold is still closed */
+  device->queue_finish(queue);
+  ck_assert_int_eq(values[2], 3);
   device->queue_free(queue);
 }
 END_TEST
@@ -308,7 +342,8 @@ int main(void) {
   tcase_add_test(operations, cpu_has_no_event_to_wait_on);
   tcase_add_test(operations, every_device_has_its_operations);
   tcase_add_test(operations, simulated_event_check_rejects_what_is_not_a_live_event);
-  tcase_add_test(operations, simulated_queue_writes_late_and_its_event_waits_for_it);
+  tcase_add_test(operations, simulated_queue_writes_when_a_consumer_synchronises);
+  tcase_add_test(operations, simulated_queue_holds_open_for_later_events_and_finish);
   suite_add_tcase(suite, operations);
   TCase* comparisons = tcase_create("comparisons");
   tcase_add_loop_test(comparisons, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);

@@ -38,8 +38,11 @@ struct adc_feed_layout {
   bool alter_one_value;
   /* When positive: every buffer holds ADC_FEED_NOT_YET_WRITTEN bytes when
    * the export returns, the device's queue (device.h) writes the real bytes
-   * this many seconds later, and the batch's sync_event completes once it
-   * has (spec: "Synchronization").  Needs a device with a queue. */
+   * later, and the batch's sync_event completes once it has (spec:
+   * "Synchronization").  On the simulated device the bytes are written as
+   * the consumer begins to synchronise on the event (or releases the
+   * batch): exactly, with no timer; on a device whose events cannot tell,
+   * this many seconds after the export.  Needs a device with a queue. */
   double late_write_seconds;
 };
 

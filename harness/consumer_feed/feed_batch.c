@@ -14,6 +14,7 @@
 struct array_node {
   const struct adc_device* device;
   struct adc_device_queue* queue; /* writes its buffers late; NULL when none does */
+  void* late_event;               /* the batch's sync_event, once recorded, when `queue` is set */
   bool protectable;               /* its buffers may be read-only */
   void* buffers[MAX_BUFFERS];     /* device memory */
   size_t sizes[MAX_BUFFERS];
@@ -30,14 +31,26 @@ struct export_state {
   bool alteration_pending;
   struct adc_error* error;
   struct adc_device_queue* queue; /* late writes go here; NULL when the layout has none */
+  /* The nodes whose buffers the queue writes, to be told the batch's event. */
+  struct array_node** late_nodes;
+  size_t n_late_nodes;
 };
 
 /* spec: "The release callback MUST walk all children structures (including
  * the optional dictionary) and call their own release callbacks", skipping
  * those moved out (already released). */
 static void free_node(struct array_node* node) {
-  /* A consumer may release before the late writes have landed. */
-  if (node->queue != NULL) node->device->queue_finish(node->queue);
+  /* A consumer may release before the late writes have landed: they land
+   * first.  Waiting on the batch's own event opens only its own hold, so
+   * the batches exported after it stay unwritten until their consumer
+   * synchronises; an export that failed before its event was recorded
+   * flushes the whole queue. */
+  if (node->late_event != NULL) {
+    struct adc_error ignored;
+    node->device->wait_event(node->device, node->late_event, &ignored);
+  } else if (node->queue != NULL) {
+    node->device->queue_finish(node->queue);
+  }
   for (int64_t i = 0; i < node->n_children; i++) {
     if (node->children[i]->release != NULL) node->children[i]->release(node->children[i]);
   }
@@ -63,6 +76,24 @@ static void release_array(struct ArrowArray* array) {
 
 static int out_of_memory(struct export_state* state) {
   return adc_fail(state->error, "out of host memory exporting a batch");
+}
+
+/* A new node of the export, on the feed's device; NULL when out of memory. */
+static struct array_node* new_node(struct export_state* state) {
+  struct array_node* node = calloc(1, sizeof(*node));
+  if (node == NULL) return NULL;
+  node->device = state->feed->device;
+  node->queue = state->queue;
+  node->protectable = state->layout->read_only_buffers;
+  if (state->queue == NULL) return node;
+  struct array_node** grown = realloc(state->late_nodes, (state->n_late_nodes + 1) * sizeof(*grown));
+  if (grown == NULL) {
+    free(node);
+    return NULL;
+  }
+  state->late_nodes = grown;
+  state->late_nodes[state->n_late_nodes++] = node;
+  return node;
 }
 
 /* Fills buffer `index` with the not-yet-written pattern now and queues the
@@ -185,11 +216,8 @@ static int export_children(struct export_state* state, struct array_node* node,
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
                        const struct arrow_json_type* type, const struct arrow_json_column* column,
                        int64_t padding, struct ArrowArray* out, struct feed_record* parent) {
-  struct array_node* node = calloc(1, sizeof(*node));
+  struct array_node* node = new_node(state);
   if (node == NULL) return out_of_memory(state);
-  node->device = state->feed->device;
-  node->queue = state->queue;
-  node->protectable = state->layout->read_only_buffers;
   *out = (struct ArrowArray){
       .length = column->length,
       .offset = padding,
@@ -234,8 +262,7 @@ static int export_node(struct export_state* state, const struct arrow_json_field
   return 0;
 }
 
-/* The feed's queue, with the layout's delay queued ahead of this export's
- * writes. */
+/* The feed's queue, with a hold queued ahead of this export's writes. */
 static int start_late_writes(struct export_state* state) {
   struct adc_feed* feed = state->feed;
   if (!adc_device_has_queue(feed->device)) {
@@ -244,8 +271,11 @@ static int start_late_writes(struct export_state* state) {
   if (feed->queue == NULL) feed->queue = feed->device->queue_new(feed->device, state->error);
   if (feed->queue == NULL) return -1;
   state->queue = feed->queue;
-  return feed->device->queue_delay(feed->queue, state->layout->late_write_seconds, state->error);
+  return feed->device->queue_hold(feed->queue, state->layout->late_write_seconds, state->error);
 }
+
+/* Exports the batch into `out` (see adc_feed_export_batch). */
+static int export_batch(struct export_state* state, int64_t batch_index, struct ArrowDeviceArray* out);
 
 int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* file, int64_t batch_index,
                           const struct adc_feed_layout* layout, struct ArrowDeviceArray* out,
@@ -253,17 +283,21 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   static const struct adc_feed_layout plain;
   if (batch_index < 0 || batch_index >= file->n_batches)
     return adc_fail(error, "the fixture has no such batch");
-  struct export_state state = {feed,  file, layout ? layout : &plain, layout && layout->alter_one_value,
-                               error, NULL};
-  if (state.layout->late_write_seconds > 0 && start_late_writes(&state) != 0) return -1;
-  const struct arrow_json_batch* batch = &file->batches[batch_index];
+  struct export_state state = {
+      feed, file, layout ? layout : &plain, layout && layout->alter_one_value, error, NULL, NULL, 0};
+  int status = export_batch(&state, batch_index, out);
+  free(state.late_nodes);
+  return status;
+}
+
+static int export_batch(struct export_state* state, int64_t batch_index, struct ArrowDeviceArray* out) {
+  struct adc_feed* feed = state->feed;
+  if (state->layout->late_write_seconds > 0 && start_late_writes(state) != 0) return -1;
+  const struct arrow_json_batch* batch = &state->file->batches[batch_index];
 
   /* The batch itself: a struct with no validity buffer and one child per column. */
-  struct array_node* node = calloc(1, sizeof(*node));
-  if (node == NULL) return out_of_memory(&state);
-  node->device = feed->device;
-  node->queue = state.queue;
-  node->protectable = state.layout->read_only_buffers;
+  struct array_node* node = new_node(state);
+  if (node == NULL) return out_of_memory(state);
   struct ArrowArray array = {
       .length = batch->length,
       .null_count = 0,
@@ -272,8 +306,8 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
       .release = release_array,
       .private_data = feed_record_add(feed, node, NULL, NULL),
   };
-  int status =
-      export_children(&state, node, file->fields, batch->columns, file->n_fields, true, array.private_data);
+  int status = export_children(state, node, state->file->fields, batch->columns, state->file->n_fields, true,
+                               array.private_data);
   array.n_children = node->n_children;
   array.children = node->children;
   if (status != 0) {
@@ -282,12 +316,14 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   }
   /* spec: the event completes once every late write queued above has. */
   void* sync_event = NULL;
-  if (state.queue != NULL) {
-    sync_event = feed->device->queue_record_event(state.queue, error);
+  if (state->queue != NULL) {
+    sync_event = feed->device->queue_record_event(state->queue, state->error);
     if (sync_event == NULL) {
       array.release(&array);
       return -1;
     }
+    /* Each node's release waits for its batch's writes alone. */
+    for (size_t i = 0; i < state->n_late_nodes; i++) state->late_nodes[i]->late_event = sync_event;
   }
   *out = (struct ArrowDeviceArray){
       .array = array,

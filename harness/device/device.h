@@ -44,6 +44,9 @@ struct adc_device {
    * must off the CPU; on the CPU, only for the device that judges those
    * entry points there. */
   bool batches_as_device_arrays;
+  /* Its queue's hold (queue_hold below) opens as a synchronisation on a
+   * later event begins, not after a time: a late write through it is exact. */
+  bool hold_follows_synchronisation;
   /* The implementation's own description of the device (which runtime,
    * which kind of memory); NULL where it needs none. */
   const void* backend;
@@ -83,15 +86,19 @@ struct adc_device {
    * operation is queued behind the previous ones; queue_free waits for all
    * of them, then frees the queue and every event it recorded. */
   struct adc_device_queue* (*queue_new)(const struct adc_device* device, struct adc_error* error);
-  /* A pause (a spinning kernel on a GPU). */
-  int (*queue_delay)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
+  /* Holds the work queued after it: on a device whose events tell when a
+   * synchronisation on them begins (the simulated device), until one
+   * begins on an event recorded after the hold, or the queue is finished
+   * or freed; on the others, for `seconds` (a host function sleeping on a
+   * GPU's stream). */
+  int (*queue_hold)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
   /* `host` is copied before this returns; `destination` is written later. */
   int (*queue_copy_from_host)(struct adc_device_queue* queue, void* destination, const void* host,
                               size_t size, struct adc_error* error);
   /* An event of the device's event type that completes once everything
    * queued before it has; what a producer hands out as sync_event. */
   void* (*queue_record_event)(struct adc_device_queue* queue, struct adc_error* error);
-  /* Blocks until everything queued has run. */
+  /* Blocks until everything queued has run (every hold opened). */
   void (*queue_finish)(struct adc_device_queue* queue);
   void (*queue_free)(struct adc_device_queue* queue);
 };

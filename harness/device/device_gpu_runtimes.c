@@ -320,7 +320,7 @@ static void pause_on_stream(void* seconds) {
   adc_sleep_seconds(*(const double*)seconds);
 }
 
-static int gpu_queue_delay(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
+static int gpu_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
   if (queue->runtime->api.launch_host_function == NULL) {
     return adc_fail(error, "the %s runtime lacks %s, with which a stream is made to pause",
                     queue->runtime->name, queue->runtime->symbols[LAUNCH_HOST_FUNCTION]);
@@ -403,7 +403,7 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
       .free = gpu_free,                                                                         \
       .check_event = gpu_check_event,                                                           \
       .queue_new = gpu_queue_new,                                                               \
-      .queue_delay = gpu_queue_delay,                                                           \
+      .queue_hold = gpu_queue_hold,                                                             \
       .queue_copy_from_host = gpu_queue_copy_from_host,                                         \
       .queue_record_event = gpu_queue_record_event,                                             \
       .queue_finish = gpu_queue_finish,                                                         \

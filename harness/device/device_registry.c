@@ -16,7 +16,7 @@ bool adc_device_has_operations(const struct adc_device* device) {
 }
 
 bool adc_device_has_queue(const struct adc_device* device) {
-  return device->queue_new != NULL && device->queue_delay != NULL && device->queue_copy_from_host != NULL &&
+  return device->queue_new != NULL && device->queue_hold != NULL && device->queue_copy_from_host != NULL &&
          device->queue_record_event != NULL && device->queue_finish != NULL && device->queue_free != NULL;
 }
 

@@ -4,7 +4,12 @@
  * it.  It is how the event rules run for real where there is no GPU.
  *
  * Its queue is a worker thread running jobs in order, as a GPU stream runs
- * kernels and copies. */
+ * kernels and copies.  Where a GPU's queue would pause for a while to
+ * write late, this one holds its work until a consumer begins to
+ * synchronise on an event recorded behind the hold (the event counts its
+ * waits and queries as they begin): a consumer that reads before it
+ * synchronises finds the bytes unwritten however slow the machine is, and
+ * one that waits is never held by a timer. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,10 @@
 #include "device/host_memory.h"
 #include "support/clock.h"
 #include "support/safe_read.h"
+
+/* How often a hold looks again at what may open it besides the event it
+ * watches (a later event, a finish): a poll, never a verdict's timer. */
+#define HOLD_POLL_SECONDS 0.001
 
 /* A sync_event from a library is read only once it is known to be readable
  * and to carry the event's magic number. */
@@ -43,11 +52,11 @@ static int simulated_wait_event(const struct adc_device* device, void* sync_even
 
 /* ---- The queue ------------------------------------------------------------ */
 
-enum job_kind { JOB_DELAY, JOB_COPY, JOB_SIGNAL };
+enum job_kind { JOB_HOLD, JOB_COPY, JOB_SIGNAL };
 
 struct job {
   enum job_kind kind;
-  double seconds;                    /* JOB_DELAY */
+  size_t first_watched_event;        /* JOB_HOLD: the index of the first event recorded behind it */
   void* destination;                 /* JOB_COPY */
   void* host;                        /* JOB_COPY: the queue's own copy of the bytes */
   size_t size;                       /* JOB_COPY */
@@ -60,17 +69,64 @@ struct adc_device_queue {
   pthread_cond_t changed;
   struct job* head; /* under mutex */
   struct job** tail;
-  bool busy;    /* the worker is running a job */
-  bool closing; /* the worker ends once the list is empty */
+  bool busy;     /* the worker is running a job */
+  bool closing;  /* the worker ends once the list is empty */
+  int finishing; /* finishes under way: every hold opens */
   pthread_t worker;
-  struct adc_simulated_event** events; /* recorded so far; destroyed by queue_free */
+  struct adc_simulated_event** events; /* under mutex: recorded so far; destroyed by queue_free */
   size_t n_events;
 };
 
-static void run_job(struct job* job) {
+/* Whether a synchronisation on `event` has begun. */
+static bool synchronised_on(struct adc_simulated_event* event) {
+  pthread_mutex_lock(&event->mutex);
+  bool begun = event->sync_calls > 0;
+  pthread_mutex_unlock(&event->mutex);
+  return begun;
+}
+
+/* Whether a hold whose first watched event is `first` may open: a
+ * synchronisation began on that event or a later one (a consumer may wait
+ * on the batches out of order), or a finish flushes the queue.  Sets
+ * `*watched` to the first watched event, NULL while none is recorded. */
+static bool hold_opens(struct adc_device_queue* queue, size_t first, struct adc_simulated_event** watched) {
+  /* The list grows under the queue's lock as events are recorded; an
+   * event's lock is only ever taken inside it, never the other way. */
+  pthread_mutex_lock(&queue->mutex);
+  bool open = queue->finishing > 0 || queue->closing;
+  *watched = first < queue->n_events ? queue->events[first] : NULL;
+  for (size_t e = first; !open && e < queue->n_events; e++) open = synchronised_on(queue->events[e]);
+  pthread_mutex_unlock(&queue->mutex);
+  return open;
+}
+
+/* Runs a hold: returns when it opens.  The watched event's broadcast wakes
+ * it at once when a consumer waits on it, the common case; anything else
+ * is seen by the next poll. */
+static void run_hold(struct adc_device_queue* queue, size_t first) {
+  struct adc_simulated_event* watched;
+  while (!hold_opens(queue, first, &watched)) {
+    if (watched != NULL) {
+      /* The event's condition variable measures time on the real-time clock. */
+      struct timespec deadline = adc_realtime_deadline(HOLD_POLL_SECONDS);
+      pthread_mutex_lock(&watched->mutex);
+      if (watched->sync_calls == 0) pthread_cond_timedwait(&watched->changed, &watched->mutex, &deadline);
+      pthread_mutex_unlock(&watched->mutex);
+    } else {
+      struct timespec deadline = adc_monotonic_deadline(HOLD_POLL_SECONDS);
+      pthread_mutex_lock(&queue->mutex);
+      if (queue->n_events <= first && queue->finishing == 0 && !queue->closing) {
+        pthread_cond_timedwait(&queue->changed, &queue->mutex, &deadline);
+      }
+      pthread_mutex_unlock(&queue->mutex);
+    }
+  }
+}
+
+static void run_job(struct adc_device_queue* queue, struct job* job) {
   switch (job->kind) {
-    case JOB_DELAY:
-      adc_sleep_seconds(job->seconds);
+    case JOB_HOLD:
+      run_hold(queue, job->first_watched_event);
       break;
     case JOB_COPY:
       memcpy(job->destination, job->host, job->size);
@@ -92,7 +148,7 @@ static void* work(void* argument) {
     if (queue->head == NULL) queue->tail = &queue->head;
     queue->busy = true;
     pthread_mutex_unlock(&queue->mutex);
-    run_job(job);
+    run_job(queue, job);
     free(job->host);
     free(job);
     pthread_mutex_lock(&queue->mutex);
@@ -112,7 +168,7 @@ static struct adc_device_queue* simulated_queue_new(const struct adc_device* dev
     return NULL;
   }
   pthread_mutex_init(&queue->mutex, NULL);
-  pthread_cond_init(&queue->changed, NULL);
+  adc_monotonic_cond_init(&queue->changed);
   queue->tail = &queue->head;
   if (pthread_create(&queue->worker, NULL, work, queue) != 0) {
     pthread_cond_destroy(&queue->changed);
@@ -140,9 +196,16 @@ static struct job* new_job(enum job_kind kind) {
   return job;
 }
 
-static int simulated_queue_delay(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
-  struct job* job = new_job(JOB_DELAY);
-  if (job != NULL) job->seconds = seconds;
+/* The hold watches the events recorded behind it, from the next one on;
+ * `seconds` is for devices that cannot tell when someone synchronises. */
+static int simulated_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
+  (void)seconds;
+  struct job* job = new_job(JOB_HOLD);
+  if (job != NULL) {
+    pthread_mutex_lock(&queue->mutex);
+    job->first_watched_event = queue->n_events;
+    pthread_mutex_unlock(&queue->mutex);
+  }
   return push(queue, job, error);
 }
 
@@ -164,23 +227,39 @@ static int simulated_queue_copy_from_host(struct adc_device_queue* queue, void* 
 }
 
 static void* simulated_queue_record_event(struct adc_device_queue* queue, struct adc_error* error) {
-  struct adc_simulated_event** grown = realloc(queue->events, (queue->n_events + 1) * sizeof(*grown));
   struct adc_simulated_event* event = malloc(sizeof(*event));
-  if (grown != NULL) queue->events = grown;
-  if (grown == NULL || event == NULL || adc_simulated_event_init(event) != 0) {
+  if (event == NULL || adc_simulated_event_init(event) != 0) {
     free(event);
     adc_fail(error, "cannot make a simulated event");
     return NULL;
   }
-  queue->events[queue->n_events++] = event;
+  /* The worker reads the list while a hold runs: it grows under the lock. */
+  pthread_mutex_lock(&queue->mutex);
+  struct adc_simulated_event** grown = realloc(queue->events, (queue->n_events + 1) * sizeof(*grown));
+  if (grown != NULL) {
+    queue->events = grown;
+    queue->events[queue->n_events++] = event;
+    pthread_cond_broadcast(&queue->changed);
+  }
+  pthread_mutex_unlock(&queue->mutex);
+  if (grown == NULL) {
+    adc_simulated_event_destroy(event);
+    free(event);
+    adc_fail(error, "cannot make a simulated event");
+    return NULL;
+  }
   struct job* job = new_job(JOB_SIGNAL);
   if (job != NULL) job->event = event;
   return push(queue, job, error) == 0 ? event : NULL;
 }
 
+/* Opens every hold: what was queued runs now. */
 static void simulated_queue_finish(struct adc_device_queue* queue) {
   pthread_mutex_lock(&queue->mutex);
+  queue->finishing++;
+  pthread_cond_broadcast(&queue->changed);
   while (queue->head != NULL || queue->busy) pthread_cond_wait(&queue->changed, &queue->mutex);
+  queue->finishing--;
   pthread_mutex_unlock(&queue->mutex);
 }
 
@@ -217,6 +296,7 @@ const struct adc_device adc_device_simulated = {
      * takes the path it takes on a GPU. */
     .host_accessible = false,
     .batches_as_device_arrays = true,
+    .hold_follows_synchronisation = true,
     .probe = adc_host_probe,
     .describe = simulated_describe,
     .wait_event = simulated_wait_event,
@@ -227,7 +307,7 @@ const struct adc_device adc_device_simulated = {
     .protect_read_only = adc_host_protect_read_only,
     .check_event = simulated_check_event,
     .queue_new = simulated_queue_new,
-    .queue_delay = simulated_queue_delay,
+    .queue_hold = simulated_queue_hold,
     .queue_copy_from_host = simulated_queue_copy_from_host,
     .queue_record_event = simulated_queue_record_event,
     .queue_finish = simulated_queue_finish,

@@ -16,13 +16,21 @@ void adc_monotonic_cond_init(pthread_cond_t* condition) {
   pthread_condattr_destroy(&attributes);
 }
 
-struct timespec adc_monotonic_deadline(double seconds) {
+static struct timespec deadline_on(clockid_t clock, double seconds) {
   struct timespec deadline;
-  clock_gettime(CLOCK_MONOTONIC, &deadline);
+  clock_gettime(clock, &deadline);
   long long nanoseconds = deadline.tv_nsec + (long long)(seconds * 1e9);
   deadline.tv_sec += (time_t)(nanoseconds / 1000000000LL);
   deadline.tv_nsec = (long)(nanoseconds % 1000000000LL);
   return deadline;
+}
+
+struct timespec adc_monotonic_deadline(double seconds) {
+  return deadline_on(CLOCK_MONOTONIC, seconds);
+}
+
+struct timespec adc_realtime_deadline(double seconds) {
+  return deadline_on(CLOCK_REALTIME, seconds);
 }
 
 void adc_sleep_seconds(double seconds) {

@@ -12,6 +12,10 @@ double adc_now_seconds(void);
  * on that clock `seconds` from now, to pass to pthread_cond_timedwait. */
 void adc_monotonic_cond_init(pthread_cond_t* condition);
 struct timespec adc_monotonic_deadline(double seconds);
+/* The same on the real-time clock, for a condition variable made with
+ * default attributes (one inside an event of a library's, or of
+ * include/adc/simulated_device.h). */
+struct timespec adc_realtime_deadline(double seconds);
 
 /* Sleeps `seconds`, resuming after signals. */
 void adc_sleep_seconds(double seconds);
