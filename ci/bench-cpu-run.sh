@@ -3,8 +3,8 @@
 # benchmark, not a test: it prints figures and never fails on a slow machine.
 #   1. Wall time with one job per CPU (target: under 0.2 s on a 2-core machine),
 #      over the cases that do not wait by design; the async cases, which do
-#      (the harness leaves producers 0.05 s to hand out what they were not
-#      asked for, the consumer feed releases its handler 50 ms after the
+#      (the harness leaves producers 10 ms to hand out what they were not
+#      asked for, the consumer feed releases its handler 10 ms after the
 #      end), are timed on their own.
 #   2. The runner's overhead, over the same cases: the run with --jobs 1 beside the floor of merely
 #      forking as many children, one at a time, that each dlopen the reference

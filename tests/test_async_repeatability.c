@@ -4,10 +4,10 @@
  * the CPU and the simulated device RUNS times; every run must give each
  * case the status of the first.  The subjects: the reference pair (every
  * case passes, or a run was unlucky), and twins whose defect the harness
- * catches within a short watch: a task beyond demand, seen in the 0.05 s
+ * catches within a short watch: a task beyond demand, seen in the 10 ms
  * the handler leaves a producer to hand out what it was not asked for, and
- * an Import returning before the release the feed makes 50 ms after the
- * end. */
+ * an Import returning before the release the feed makes 10 ms after the
+ * end (in consumer.async.waits_for_release). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

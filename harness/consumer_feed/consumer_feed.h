@@ -170,13 +170,17 @@ struct adc_feed_async_options {
    * receive one or more calls to on_next_task or on_error even after
    * calling cancel").  Otherwise a cancel is followed by release alone. */
   bool deliver_after_cancel;
+  /* How long, after the stream's last callback, the feed watches whether
+   * Import returns before it releases the handler (plugin ABI: Import
+   * blocks "until the producer has released the handler"); an Import that
+   * returns meanwhile did not wait, and release is then not called.  0:
+   * release at once, for every rule but the one that judges the wait
+   * (consumer.async.waits_for_release), so that no other case of a
+   * consumer that behaves is held by a timer. */
+  double release_watch_seconds;
 };
 
 #define ADC_FEED_ASYNC_STALL_SECONDS 1.0
-/* Pause between the stream's last callback and the handler's release,
- * during which Import must not return (plugin ABI: it blocks "until the
- * producer has released the handler"). */
-#define ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS 0.05
 #define ADC_FEED_ASYNC_OVERWRITTEN "#OVERWRITTEN#"
 
 /* One async producer of a feed, freed with the feed (adc_feed_free joins

@@ -321,12 +321,13 @@ static bool deliver(struct adc_feed_async* producer, bool may_wait) {
 
 /* The last call on the handler (spec: "the release callback will be called
  * as the last call on this struct").  Off the consumer's own thread, the
- * feed first waits a moment: an Import that returns meanwhile did not wait
- * for release, and the handler may be gone, so release is not called. */
+ * feed first watches for the options' release_watch_seconds: an Import
+ * that returns meanwhile did not wait for release, and the handler may be
+ * gone, so release is not called. */
 static void finish(struct adc_feed_async* producer, bool inside_start) {
   pthread_mutex_lock(&producer->mutex);
-  const struct timespec deadline = adc_monotonic_deadline(ADC_FEED_ASYNC_RELEASE_DELAY_SECONDS);
-  while (!inside_start && !producer->import_returned &&
+  const struct timespec deadline = adc_monotonic_deadline(producer->options.release_watch_seconds);
+  while (!inside_start && !producer->import_returned && producer->options.release_watch_seconds > 0 &&
          pthread_cond_timedwait(&producer->changed, &producer->mutex, &deadline) != ETIMEDOUT) {
   }
   bool gone = producer->import_returned;
