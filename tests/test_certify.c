@@ -205,6 +205,55 @@ START_TEST(test_claim_check_on_edited_reports) {
 }
 END_TEST
 
+/* Sets the status of every case of `role` in `report` to `status`. */
+static void set_statuses(cJSON* report, const char* role, const char* status) {
+  cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    if (strcmp(cJSON_GetObjectItem(item, "role")->valuestring, role) == 0)
+      cJSON_ReplaceItemInObject(item, "status", cJSON_CreateString(status));
+  }
+}
+
+/* verify judges each side the run tested as the run does (verdict.c): a
+ * side with no MUST case judged breaks the claim though the other side's
+ * cases pass, and the reason is the run's. */
+START_TEST(test_claim_check_judges_each_side) {
+  char path[700];
+  snprintf(path, sizeof(path), "%s/report.json", reference_bundle);
+  cJSON* report = read_json_file(path);
+  ck_assert_ptr_nonnull(report);
+  set_statuses(report, "producer", "not_supported");
+  struct adc_reason_list reasons = {0}, scope = {0};
+  adc_check_claim(report, ADC_VERSION, ADC_GIT_COMMIT, &reasons, &scope);
+  ck_assert_uint_eq(reasons.count, 1);
+  assert_contains(reasons.lines[0], "report.json: the producer not shown to conform: its ");
+  assert_contains(reasons.lines[0], " MUST cases are all not_supported");
+  adc_reason_list_free(&reasons);
+  adc_reason_list_free(&scope);
+
+  /* The reported run: every producer case unresolved. */
+  set_statuses(report, "producer", "unresolved");
+  adc_check_claim(report, ADC_VERSION, ADC_GIT_COMMIT, &reasons, &scope);
+  ck_assert_uint_gt(reasons.count, 1);
+  assert_contains(reasons.lines[0], "ended unresolved");
+  assert_contains(reasons.lines[reasons.count - 1], "report.json: the producer not shown to conform: ");
+  assert_contains(reasons.lines[reasons.count - 1], " MUST cases unresolved, the first: cpu/");
+  adc_reason_list_free(&reasons);
+  adc_reason_list_free(&scope);
+
+  /* A side the run did not test is not judged: the first report again, but
+   * the producer only the partner. */
+  cJSON* producer = cJSON_GetObjectItem(cJSON_GetObjectItem(report, "environment"), "producer");
+  cJSON_ReplaceItemInObject(producer, "tested", cJSON_CreateFalse());
+  set_statuses(report, "producer", "not_supported");
+  adc_check_claim(report, ADC_VERSION, ADC_GIT_COMMIT, &reasons, &scope);
+  ck_assert_uint_eq(reasons.count, 0);
+  adc_reason_list_free(&reasons);
+  adc_reason_list_free(&scope);
+  cJSON_Delete(report);
+}
+END_TEST
+
 /* The rule a broken twin must fail (fixtures/broken: broken_FailsRule). */
 static void read_fails_rule(const char* library, char* rule, size_t size) {
   void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
@@ -286,6 +335,7 @@ int main(void) {
   tcase_add_test(tc, test_files_missing_added_listed_twice);
   tcase_add_test(tc, test_not_a_bundle);
   tcase_add_test(tc, test_claim_check_on_edited_reports);
+  tcase_add_test(tc, test_claim_check_judges_each_side);
   tcase_add_test(tc, test_broken_twin_bundle);
   tcase_add_test(tc, test_certify_refuses);
   suite_add_tcase(suite, tc);

@@ -38,12 +38,12 @@ static void remove_folder(struct folder* f) {
   ck_assert_int_eq(system(command), 0);
 }
 
-/* Runs the reference pair on `filter` (shard "I/N", or unsharded when
- * NULL), its report written to `report`; returns the exit status. */
+/* Runs the reference producer on `filter` (shard "I/N", or unsharded when
+ * NULL), its report written to `report`; returns the exit status.  The
+ * consumer is not named: FILTER selects producer rules alone, and a side
+ * tested without a MUST case is not shown to conform. */
 static int run_shard(const char* filter, const char* shard, const char* report) {
   const char* args[] = {"--producer",
-                        "reference",
-                        "--consumer",
                         "reference",
                         "--device",
                         "all",

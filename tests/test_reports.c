@@ -6,6 +6,7 @@
  * reference pair on every device.  Also the usability fixes of the command
  * line: --prefix leaves the bundled reference alone, and --list-rules=json. */
 #include <check.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,7 +162,8 @@ START_TEST(broken_twin_reports) {
   ck_assert_int_gt(summary_int(report, "fail"), 0);
 
   /* TAP 14: the version, the plan, then points numbered in order, YAML
-   * blocks indented under them; nothing else. */
+   * blocks indented under them, and after the last point the verdict as
+   * comments; nothing else. */
   char expected_head[64];
   snprintf(expected_head, sizeof(expected_head), "TAP version 14\n1..%d\n", cases);
   ck_assert_msg(strncmp(run.out, expected_head, strlen(expected_head)) == 0, "%s", run.out);
@@ -169,8 +171,14 @@ START_TEST(broken_twin_reports) {
   int not_ok = 0;
   int skipped = 0;
   char* text = strdup(run.out + strlen(expected_head));
+  int comments = 0;
   for (char* line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
     if (strncmp(line, "  ", 2) == 0) continue; /* YAML diagnostics */
+    if (strncmp(line, "# ", 2) == 0) {
+      comments++;
+      continue;
+    }
+    ck_assert_msg(comments == 0, "a test point after the closing comments: %s", line);
     char prefix[32];
     bool failed = strncmp(line, "not ok ", 7) == 0;
     snprintf(prefix, sizeof(prefix), "%s%d - cpu/", failed ? "not ok " : "ok ", points + 1);
@@ -184,6 +192,9 @@ START_TEST(broken_twin_reports) {
   ck_assert_int_eq(not_ok, summary_int(report, "failing_run_cases"));
   ck_assert_int_eq(skipped, summary_int(report, "not_supported") + summary_int(report, "unresolved"));
   ck_assert_ptr_nonnull(strstr(run.out, "  ---\n  status: \"fail\"\n  message: \"batch 0: "));
+  ck_assert_msg(strstr(run.out, "\n# adc-conform: DOES NOT CONFORM\n# producer: does not conform: ") != NULL,
+                "%s", run.out);
+  ck_assert_int_eq(comments, 2); /* the headline, the one side tested */
 
   /* The console and the annotation of the failing rule, on standard error. */
   ck_assert_msg(strstr(run.err, "DOES NOT CONFORM") != NULL, "%s", run.err);
@@ -231,7 +242,9 @@ START_TEST(crash_is_an_error_and_warning_a_note) {
       "--producer", WARNING_TWIN, "--filter", "cpu/device_stream.end.repeats/int32_nulls",
       "--junit",    o.junit,      "--tap",    NULL};
   run = run_conform(warning);
-  ck_assert_int_eq(run.exit_code, 0);
+  /* A SHOULD shortfall fails nothing; but a SHOULD case alone shows nothing
+   * of the producer's MUST rules either. */
+  ck_assert_int_eq(run.exit_code, ADC_EXIT_NOT_SHOWN);
   ck_assert_msg(
       strstr(run.out, "\nok 1 - cpu/device_stream.end.repeats/int32_nulls\n  ---\n  status: \"warning\"\n") !=
           NULL,
@@ -313,7 +326,7 @@ START_TEST(rule_catalogue_as_json) {
 }
 END_TEST
 
-/* The schema spells the statuses and outcomes as the code does. */
+/* The schema spells the statuses, outcomes and verdicts as the code does. */
 START_TEST(schema_names_what_the_code_names) {
   cJSON* schema = read_json_file(JSON_SCHEMA);
   ck_assert_ptr_nonnull(schema);
@@ -329,6 +342,33 @@ START_TEST(schema_names_what_the_code_names) {
     ck_assert_str_eq(cJSON_GetArrayItem(outcomes, o)->valuestring,
                      adc_expectation_outcome_name((enum adc_expectation_outcome)o));
   }
+  const cJSON* side_verdicts = cJSON_GetObjectItem(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(defs, "side_verdict"), "properties"), "verdict");
+  const cJSON* side_verdict_names = cJSON_GetObjectItem(side_verdicts, "enum");
+  ck_assert_int_eq(cJSON_GetArraySize(side_verdict_names), ADC_SIDE_DOES_NOT_CONFORM + 1);
+  for (int v = 0; v <= ADC_SIDE_DOES_NOT_CONFORM; v++) {
+    ck_assert_str_eq(cJSON_GetArrayItem(side_verdict_names, v)->valuestring,
+                     adc_side_verdict_name((enum adc_side_verdict)v));
+  }
+  /* The headlines, as the verdict of summaries that reach each. */
+  const cJSON* summary_properties = cJSON_GetObjectItem(cJSON_GetObjectItem(defs, "summary"), "properties");
+  const cJSON* headlines = cJSON_GetObjectItem(cJSON_GetObjectItem(summary_properties, "verdict"), "enum");
+  struct adc_summary summary;
+  adc_summary_begin(&summary, true, false);
+  const struct adc_run_outcome finished = {0.0, 0}, interrupted = {0.0, SIGINT};
+  const struct adc_counted_case passing = {"c", ADC_ROLE_PRODUCER, ADC_MUST, ADC_PASS, "", NULL};
+  const struct adc_counted_case failing = {"c", ADC_ROLE_PRODUCER, ADC_MUST, ADC_FAIL, "", NULL};
+  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_NOT_SHOWN)->valuestring,
+                   adc_verdict_headline(&summary, &finished));
+  adc_summary_count(&summary, &passing);
+  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_CONFORMS)->valuestring,
+                   adc_verdict_headline(&summary, &finished));
+  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_INCOMPLETE)->valuestring,
+                   adc_verdict_headline(&summary, &interrupted));
+  adc_summary_count(&summary, &failing);
+  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_DOES_NOT_CONFORM)->valuestring,
+                   adc_verdict_headline(&summary, &finished));
+  ck_assert_int_eq(cJSON_GetArraySize(headlines), ADC_RUN_INCOMPLETE + 1);
   ck_assert_int_eq(
       cJSON_GetObjectItem(cJSON_GetObjectItem(schema, "properties"), "schema_version")->child->valueint,
       ADC_REPORT_SCHEMA_VERSION);

@@ -38,8 +38,9 @@ static void print_certify_usage(void) {
       "  --timeout SECONDS, --jobs N as for the run\n"
       "  --out DIR                   the bundle's folder\n"
       "\n"
-      "Exit status: the run's (0: no MUST case failed; 1: one did, the bundle is still\n"
-      "written); 2 on bad input, with no bundle left behind.\n");
+      "Exit status: the run's (0: no MUST case failed; 1: one did; 3: a side named is\n"
+      "not shown to conform; the bundle is still written); 2 on bad input, with no\n"
+      "bundle left behind.\n");
 }
 
 /* What certify was asked: the bundle's folder, and the run's options it

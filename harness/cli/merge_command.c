@@ -26,8 +26,8 @@ static void print_merge_usage(void) {
       "                              harness/report/report.schema.json)\n"
       "  --help                      this text\n"
       "\n"
-      "Exit status: as the unsharded run's (0, 1, or 128 + the signal when a shard was\n"
-      "interrupted); 2 when the reports cannot be merged, one line saying why.\n");
+      "Exit status: as the unsharded run's (0, 1, 3, or 128 + the signal when a shard\n"
+      "was interrupted); 2 when the reports cannot be merged, one line saying why.\n");
 }
 
 /* The command's options; the report paths are what getopt_long leaves. */

@@ -86,14 +86,20 @@ void adc_print_usage(void) {
       "  --verbose                   one console line per case, with every message (default:\n"
       "                              one line per rule that did not pass every case)\n"
       "  --help                      this text\n"
-      "\n"
+      "\n",
+      adc_device_names());
+  /* Printed apart: the whole text as one string literal would pass the
+   * 4095 bytes a C11 compiler must support. */
+  fputs(
       "Case IDs read <device>/<rule id>/<fixture>. Exit status: 0 when no MUST rule ended\n"
-      "in fail, crash or timeout (but as --expect expects); 1 when one did, or a case\n"
-      "matched by --expect ended otherwise; 2 on bad input; 128 + the signal when\n"
+      "in fail, crash or timeout (but as --expect expects) and each side named is shown\n"
+      "to conform or not; 1 when one did, or a case matched by --expect ended otherwise;\n"
+      "3 when nothing failed but a side named is not shown to conform (no MUST case of\n"
+      "it passed, or one ended unresolved); 2 on bad input; 128 + the signal when\n"
       "SIGINT or SIGTERM interrupted the run.  With GITHUB_ACTIONS=true, rules that did\n"
       "not pass become ::error/::warning annotations, and a summary is appended to\n"
       "$GITHUB_STEP_SUMMARY.  Colour only on a terminal, and never with NO_COLOR set.\n",
-      adc_device_names());
+      stdout);
   adc_print_subcommands();
 }
 

@@ -94,9 +94,9 @@ static int write_other_reports(const struct adc_options* options, const struct a
                                const struct adc_case* cases, const struct adc_task_result* results, size_t n,
                                const struct adc_run_outcome* outcome, FILE* console,
                                struct adc_error* error) {
-  if (options->tap) adc_print_tap_report(stdout, cases, results, n, outcome);
+  if (options->tap) adc_print_tap_report(stdout, session, cases, results, n, outcome);
   if (adc_github_actions()) {
-    adc_print_github_annotations(console, cases, results, n);
+    adc_print_github_annotations(console, session, cases, results, n);
     if (adc_append_github_summary(session, cases, results, n, outcome, error) != 0) return -1;
   }
   if (options->junit != NULL)
@@ -132,7 +132,7 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
   struct adc_console_style style = {options->verbose, adc_console_wants_colour(console)};
   adc_print_console_report(console, session, cases, results, n, &outcome, &style);
   fprintf(console, "Wall time: %.3f s\n", outcome.wall_seconds);
-  struct adc_summary summary = adc_summarize(cases, results, n);
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
   int exit_code = adc_run_exit_status(&summary, &outcome);
   /* The canonical record first: the journal goes only once it is written. */
   bool written = options->report_json == NULL || adc_write_json_report(options->report_json, session, cases,

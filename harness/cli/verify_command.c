@@ -1,7 +1,8 @@
 /* adc-conform verify DIR: whether the bundle certify wrote in DIR is a
  * conformance claim that holds: complete and unmodified (report/bundle.h),
- * made by this suite version, and with every MUST case passed or not
- * applicable (report/claim_check.h).  Every reason it does not hold is
+ * made by this suite version, with every MUST case passed or not
+ * applicable, and every side certified shown to conform by the run's own
+ * verdict (report/claim_check.h).  Every reason it does not hold is
  * printed, not only the first.  Exit status: 0 the claim holds; 1 it does
  * not; 2 when DIR is no bundle at all (missing, without a readable,
  * well-formed manifest). */
@@ -24,7 +25,8 @@ static void print_verify_usage(void) {
       "\n"
       "Checks the bundle `adc-conform certify --out DIR` wrote: every file listed once in\n"
       "SHA256SUMS with its digest, no other file; made by this suite version and commit;\n"
-      "a certify run (every rule, every device); every MUST case passed or not_supported.\n"
+      "a certify run (every rule, every device); every MUST case passed or not_supported,\n"
+      "and every side certified shown to conform, as the run judges it.\n"
       "Prints what the claim covers and every reason it does not hold.\n"
       "\n"
       "Exit status: 0 the claim holds; 1 it does not; 2 DIR is not a bundle (missing, or\n"
@@ -112,7 +114,9 @@ int adc_verify_command(int argc, char** argv) {
   for (size_t i = 0; i < scope.count; i++) printf("  %s\n", scope.lines[i]);
   for (size_t i = 0; i < reasons.count; i++) printf("NOT VALID: %s\n", reasons.lines[i]);
   if (reasons.count == 0) {
-    printf("VALID CLAIM: unmodified, made by this suite, every MUST case passed or not applicable.\n");
+    printf(
+        "VALID CLAIM: unmodified, made by this suite, every side certified conforms (every MUST case passed "
+        "or not applicable).\n");
   } else {
     printf("CLAIM DOES NOT HOLD: %zu reason%s above.\n", reasons.count, reasons.count == 1 ? "" : "s");
   }

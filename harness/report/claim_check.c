@@ -6,6 +6,7 @@
 #include "cli/options.h"
 #include "report/bundle.h"
 #include "report/report.h"
+#include "report/summary_of_report.h"
 #include "rule_api/status.h"
 
 static const char* string_at(const cJSON* object, const char* key) {
@@ -133,42 +134,63 @@ static void describe_devices(const cJSON* environment, struct adc_reason_list* s
 struct case_tally {
   size_t by_status[ADC_STATUS_COUNT];
   size_t cases;
-  size_t must_passed;
   size_t not_supported_absent_device;  /* the device is not present here */
   size_t not_supported_present_device; /* an entry point not offered, or nothing to judge */
   size_t should_shortfalls;            /* SHOULD cases ending other than pass or not_supported */
 };
 
-static void judge_case(const cJSON* item, const cJSON* environment, struct case_tally* tally,
-                       struct adc_reason_list* reasons) {
+/* Counts the case into `summary` (the verdict's) and `tally` (the
+ * scope's), and names it among the reasons where it breaks the claim. */
+static void judge_case(const cJSON* item, const cJSON* environment, struct adc_summary* summary,
+                       struct case_tally* tally, struct adc_reason_list* reasons) {
   const char* id = or_missing(string_at(item, "id"));
-  const char* severity = string_at(item, "severity");
-  const char* status_name = string_at(item, "status");
-  enum adc_status status;
-  if (status_name == NULL || !adc_status_from_name(status_name, &status) || severity == NULL ||
-      (strcmp(severity, "MUST") != 0 && strcmp(severity, "SHOULD") != 0)) {
-    adc_reason_add(reasons, "report.json: case %s has no known status and severity", id);
+  if (!adc_summary_count_report_case(summary, item)) {
+    adc_reason_add(reasons, "report.json: case %s has no known role, severity and status", id);
     return;
   }
   if (cJSON_GetObjectItemCaseSensitive(item, "expectation") != NULL) {
     adc_reason_add(reasons, "report.json: case %s was judged against an --expect entry", id);
   }
+  const char* status_name = string_at(item, "status");
+  enum adc_status status = ADC_UNRESOLVED;
+  adc_status_from_name(status_name, &status);
   tally->cases++;
   tally->by_status[status]++;
-  bool must = strcmp(severity, "MUST") == 0;
+  bool must = strcmp(string_at(item, "severity"), adc_severity_name(ADC_MUST)) == 0;
   if (status == ADC_NOT_SUPPORTED) {
     if (device_present(environment, string_at(item, "device"))) {
       tally->not_supported_present_device++;
     } else {
       tally->not_supported_absent_device++;
     }
-  } else if (status == ADC_PASS) {
-    tally->must_passed += must;
-  } else if (must) {
+  } else if (status != ADC_PASS && must) {
     adc_reason_add(reasons, "MUST case %s ended %s: %s", id, status_name,
                    or_missing(string_at(item, "message")));
-  } else {
+  } else if (status != ADC_PASS) {
     tally->should_shortfalls++;
+  }
+}
+
+/* The run's verdict on each side it tested (verdict.c, as the run itself
+ * printed it): a claim holds only where the run says CONFORMS. */
+static void check_verdict(const struct adc_summary* summary, struct adc_reason_list* reasons) {
+  /* An interrupted run is a reason of its own (adc_check_claim). */
+  const struct adc_run_outcome complete = {0.0, 0};
+  enum adc_run_verdict verdict = adc_run_verdict(summary, &complete);
+  if (verdict == ADC_RUN_CONFORMS) return;
+  size_t before = reasons->count;
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    enum adc_side_verdict side_verdict = adc_side_verdict(side);
+    if (side_verdict == ADC_SIDE_NOT_TESTED || side_verdict == ADC_SIDE_CONFORMS) continue;
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    adc_reason_add(reasons, "report.json: the %s %s: %s", adc_role_name((enum adc_role)role),
+                   adc_side_verdict_words(side_verdict), reason);
+  }
+  if (reasons->count == before) {
+    adc_reason_add(reasons, "report.json: the run says %s: no side was tested",
+                   adc_verdict_headline(summary, &complete));
   }
 }
 
@@ -200,13 +222,13 @@ void adc_check_claim(const cJSON* report, const char* version, const char* git_c
     adc_reason_add(reasons, "report.json: the run is incomplete (interrupted by %s)",
                    or_missing(string_at(summary, "interrupted_by")));
   }
-  struct case_tally tally = {{0}, 0, 0, 0, 0, 0};
+  struct case_tally tally = {{0}, 0, 0, 0, 0};
+  struct adc_summary verdict_summary;
+  adc_summary_begin_for_environment(&verdict_summary, environment);
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(report, "cases")) {
-    judge_case(item, environment, &tally, reasons);
+    judge_case(item, environment, &verdict_summary, &tally, reasons);
   }
   describe_tally(&tally, scope);
-  if (tally.must_passed == 0) {
-    adc_reason_add(reasons, "report.json: no MUST case passed: the run shows nothing");
-  }
+  check_verdict(&verdict_summary, reasons);
 }

@@ -16,10 +16,14 @@
  *     --junit, and besides them only the options that choose the libraries,
  *     --timeout and --jobs (no --filter, --expect, --shard, --fixtures...);
  *   - the run is complete (not interrupted);
- *   - every case of a MUST rule ended pass or not_supported, and one at
- *     least passed.
+ *   - every case of a MUST rule ended pass or not_supported;
+ *   - the run's verdict, counted again from its cases as the run counts
+ *     them (adc_run_verdict), is CONFORMS: every side it tested conforms
+ *     (on each, one MUST case at least passed and none failed or ended
+ *     unresolved).
  * Adds to `reasons` a line for each shortfall (a MUST case by its ID,
- * status and message), and to `scope` the lines saying what the claim
+ * status and message; a side tested by its verdict and why), and to
+ * `scope` the lines saying what the claim
  * covers: the suite, the sides certified, the devices judged and not
  * present, the cases by status, the not_supported cases by why (a device
  * not present; otherwise not offered by the library), SHOULD shortfalls.

@@ -4,6 +4,10 @@
 #include "report/console_style.h"
 #include "report/report.h"
 
+/* Enough of a side's reason for one console line; the JSON report has all
+ * of it. */
+#define REASON_BYTES 300
+
 /* The summary of an --expect run: each outcome, and whether the run met
  * the file. */
 static void put_expectations_summary(FILE* out, const struct adc_session* session,
@@ -44,34 +48,64 @@ void adc_print_status_counts(FILE* out, const struct adc_summary* summary) {
 }
 
 /* Green for a run that conforms, red for one that does not, yellow for
- * one that shows nothing either way (interrupted, or no MUST case passed). */
-static const char* verdict_colour(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
-  if (adc_run_conforms(summary, outcome)) return ADC_ANSI_GREEN;
-  if (outcome->interrupted_by == 0 && summary->failing_must_cases > 0) return ADC_ANSI_RED;
+ * one that shows nothing either way (interrupted, or a side not shown). */
+static const char* verdict_colour(enum adc_run_verdict verdict) {
+  if (verdict == ADC_RUN_CONFORMS) return ADC_ANSI_GREEN;
+  if (verdict == ADC_RUN_DOES_NOT_CONFORM) return ADC_ANSI_RED;
   return ADC_ANSI_YELLOW;
+}
+
+/* A line for each side tested that the run does not show to conform, and
+ * why: which side holds back the verdict.  A side that does not conform
+ * has its failing rules listed above the counts. */
+static void put_sides_not_shown(FILE* out, const struct adc_summary* summary, bool colour) {
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    enum adc_side_verdict verdict = adc_side_verdict(side);
+    if (verdict != ADC_SIDE_NOT_SHOWN) continue;
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    adc_put_colour(out, colour, ADC_ANSI_YELLOW);
+    fprintf(out, "  %s: %s", adc_role_name((enum adc_role)role), adc_side_verdict_words(verdict));
+    adc_put_colour(out, colour, ADC_ANSI_RESET);
+    fputs(": ", out);
+    adc_put_one_line(out, reason, REASON_BYTES);
+    fputc('\n', out);
+  }
+}
+
+static bool tested_any_side(const struct adc_summary* summary) {
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    if (summary->sides[role].tested) return true;
+  }
+  return false;
 }
 
 void adc_print_verdict(FILE* out, const struct adc_summary* summary, const struct adc_run_outcome* outcome,
                        bool with_expectations, bool colour) {
-  adc_put_colour(out, colour, verdict_colour(summary, outcome));
+  enum adc_run_verdict verdict = adc_run_verdict(summary, outcome);
+  adc_put_colour(out, colour, verdict_colour(verdict));
   fprintf(out, "%s: ", adc_verdict_headline(summary, outcome));
-  if (outcome->interrupted_by != 0) {
+  if (verdict == ADC_RUN_INCOMPLETE) {
     fprintf(out, "the run was interrupted by %s; the cases it did not finish are unresolved.",
             adc_signal_name(outcome->interrupted_by));
-  } else if (summary->failing_must_cases > 0) {
+  } else if (verdict == ADC_RUN_DOES_NOT_CONFORM) {
     fprintf(out, "%zu MUST case(s) failed, crashed or timed out", summary->failing_must_cases);
     if (with_expectations) {
       fprintf(out, " (%zu of them not expected)", summary->unexpected_failing_must_cases);
     }
     fputc('.', out);
-  } else if (summary->passing_must_cases == 0) {
-    fprintf(out, "no MUST case passed.");
+  } else if (verdict == ADC_RUN_NOT_SHOWN) {
+    fputs(tested_any_side(summary) ? "no MUST rule failed, but a side tested is not shown to conform (below)."
+                                   : "no side was tested.",
+          out);
   } else {
     fprintf(out, "no MUST rule failed.");
   }
   adc_put_colour(out, colour, ADC_ANSI_RESET);
   /* Beside the verdict, what it rests on. */
   fprintf(out, " Coverage: %zu of %zu cases judged.\n", summary->judged_cases, summary->cases);
+  if (verdict != ADC_RUN_INCOMPLETE) put_sides_not_shown(out, summary, colour);
 }
 
 static void put_expectations_verdict(FILE* out, const struct adc_session* session,
@@ -95,7 +129,7 @@ void adc_print_console_report(FILE* out, const struct adc_session* session, cons
   } else {
     adc_console_put_rules(out, session, cases, results, n, style->colour);
   }
-  struct adc_summary summary = adc_summarize(cases, results, n);
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
   put_counts_line(out, session, cases, n, &summary);
   if (session->expectations != NULL) put_expectations_summary(out, session, &summary);
   adc_print_verdict(out, &summary, outcome, session->expectations != NULL, style->colour);

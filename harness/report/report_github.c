@@ -4,10 +4,14 @@
  *     stream: ::error for a rule with a case that fails the run, ::warning
  *     for one whose shortfalls do not (SHOULD rules, expected failures).
  *     One per rule, not per case: GitHub shows only the first few
- *     annotations of a step.
+ *     annotations of a step, so the sides come first: a ::warning per side
+ *     tested that the run does not show to conform (verdict.c), saying
+ *     why (a side whose cases all ended unresolved has no failing rule to
+ *     annotate).
  *   - a Markdown summary appended to the file $GITHUB_STEP_SUMMARY names:
- *     the verdict, the cases per status, and a table of the rules that did
- *     not pass (the same rows as the default console, rule_tally.h).
+ *     the verdict, each side tested with its verdict and why, the cases per
+ *     status, and a table of the rules that did not pass (the same rows as
+ *     the default console, rule_tally.h).
  * https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions */
 #include <errno.h>
 #include <stdint.h>
@@ -64,8 +68,28 @@ static void format_counts(char* out, size_t size, const struct adc_rule_tally* e
   }
 }
 
-void adc_print_github_annotations(FILE* out, const struct adc_case* cases,
+static void put_side_annotations(FILE* out, const struct adc_summary* summary) {
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    enum adc_side_verdict verdict = adc_side_verdict(side);
+    if (verdict != ADC_SIDE_NOT_SHOWN) continue;
+    char title[128];
+    snprintf(title, sizeof(title), "adc-conform: %s %s", adc_role_name((enum adc_role)role),
+             adc_side_verdict_words(verdict));
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    fputs("::warning title=", out);
+    put_command_text(out, title, true);
+    fputs("::", out);
+    put_command_text(out, reason, false);
+    fputc('\n', out);
+  }
+}
+
+void adc_print_github_annotations(FILE* out, const struct adc_session* session, const struct adc_case* cases,
                                   const struct adc_task_result* results, size_t n) {
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
+  put_side_annotations(out, &summary);
   struct adc_tally tally;
   if (adc_tally_rules(cases, results, n, &tally) != 0) return;
   for (size_t r = 0; r < tally.n_rules; r++) {
@@ -142,6 +166,21 @@ static void put_rules_table(FILE* out, const struct adc_case* cases, const struc
   }
 }
 
+/* "- producer: not shown to conform: <why>", a line per side tested. */
+static void put_sides(FILE* out, const struct adc_summary* summary) {
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    if (!side->tested) continue;
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    fprintf(out, "- %s: **%s**: ", adc_role_name((enum adc_role)role),
+            adc_side_verdict_words(adc_side_verdict(side)));
+    put_cell(out, reason, MESSAGE_BYTES);
+    fputc('\n', out);
+  }
+  fputc('\n', out);
+}
+
 int adc_append_github_summary(const struct adc_session* session, const struct adc_case* cases,
                               const struct adc_task_result* results, size_t n,
                               const struct adc_run_outcome* outcome, struct adc_error* error) {
@@ -154,8 +193,9 @@ int adc_append_github_summary(const struct adc_session* session, const struct ad
     adc_tally_free(&tally);
     return adc_fail(error, "cannot append to GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
   }
-  struct adc_summary summary = adc_summarize(cases, results, n);
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
   fprintf(out, "## adc-conform: %s\n\n", adc_verdict_headline(&summary, outcome));
+  put_sides(out, &summary);
   fprintf(out, "adc-conform %s (commit `%.12s`), device `%s`", ADC_VERSION, ADC_GIT_COMMIT,
           session->device_option);
   if (session->producer.tested) fprintf(out, ", producer `%s`", session->producer.path);

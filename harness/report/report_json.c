@@ -13,7 +13,9 @@
  *                "passing_must_cases", "failing_must_cases",
  *                "<outcome>": count, ..., "failing_run_cases",
  *                "unmatched_expectations" (with --expect), "complete",
- *                "conforms"},
+ *                "conforms", "verdict",
+ *                "sides": {"producer" and "consumer": {"tested", "verdict",
+ *                                                      "reason"}}},
  *    "environment": {...}}
  * and, in a report that `adc-conform merge` wrote (report_merge.c),
  * "merged_from": [{"path", "shard_index", "shard_count", "command_line",
@@ -190,6 +192,21 @@ static cJSON* unmatched_json(const struct adc_expectations* expectations) {
   return unmatched;
 }
 
+/* Each side's verdict and why (verdict.c), by role. */
+static cJSON* sides_json(const struct adc_summary* summary) {
+  cJSON* sides = cJSON_CreateObject();
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    cJSON* item = cJSON_AddObjectToObject(sides, adc_role_name((enum adc_role)role));
+    cJSON_AddBoolToObject(item, "tested", side->tested);
+    cJSON_AddStringToObject(item, "verdict", adc_side_verdict_name(adc_side_verdict(side)));
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    cJSON_AddStringToObject(item, "reason", reason);
+  }
+  return sides;
+}
+
 cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expectations,
                         const struct adc_run_outcome* outcome) {
   cJSON* totals = cJSON_CreateObject();
@@ -213,6 +230,8 @@ cJSON* adc_summary_json(const struct adc_summary* summary, cJSON* unmatched_expe
     cJSON_AddStringToObject(totals, "interrupted_by", adc_signal_name(outcome->interrupted_by));
   }
   cJSON_AddBoolToObject(totals, "conforms", adc_run_conforms(summary, outcome));
+  cJSON_AddStringToObject(totals, "verdict", adc_verdict_headline(summary, outcome));
+  cJSON_AddItemToObject(totals, "sides", sides_json(summary));
   return totals;
 }
 
@@ -227,7 +246,7 @@ int adc_write_json_report(const char* path, const struct adc_session* session, c
     cJSON_AddItemToArray(command_line, cJSON_CreateString(session->argv[a]));
   cJSON* list = cJSON_AddArrayToObject(root, "cases");
   for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(list, adc_case_json(&cases[i], &results[i]));
-  struct adc_summary summary = adc_summarize(cases, results, n);
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
   cJSON* unmatched = session->expectations != NULL ? unmatched_json(session->expectations) : NULL;
   cJSON_AddItemToObject(root, "summary", adc_summary_json(&summary, unmatched, outcome));
   cJSON_AddItemToObject(root, "environment", environment_json(session, outcome->wall_seconds));

@@ -52,15 +52,35 @@ static void put_property(FILE* out, const char* indent, const char* name, const 
   fputs("\"/>\n", out);
 }
 
-/* The run as a whole, on each suite: which harness judged which libraries. */
-static void put_run_properties(FILE* out, const struct adc_session* session, bool conforms) {
+/* "producer_verdict" and "producer_verdict_reason" (or the consumer's):
+ * the side's verdict (verdict.c), as the JSON summary spells it, and why. */
+static void put_side_properties(FILE* out, const char* indent, enum adc_role role,
+                                const struct adc_side_summary* side) {
+  char name[64];
+  snprintf(name, sizeof(name), "%s_verdict", adc_role_name(role));
+  put_property(out, indent, name, adc_side_verdict_name(adc_side_verdict(side)));
+  char reason[ADC_SIDE_REASON_SIZE];
+  adc_side_verdict_reason(side, reason, sizeof(reason));
+  snprintf(name, sizeof(name), "%s_verdict_reason", adc_role_name(role));
+  put_property(out, indent, name, reason);
+}
+
+/* The run as a whole, on each suite: which harness judged which libraries,
+ * and the verdicts. */
+static void put_run_properties(FILE* out, const struct adc_session* session,
+                               const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
   const char* indent = "      ";
   fputs("    <properties>\n", out);
   put_property(out, indent, "suite_version", ADC_VERSION);
   put_property(out, indent, "git_commit", ADC_GIT_COMMIT);
   if (session->producer.tested) put_property(out, indent, "producer", session->producer.path);
   if (session->consumer.tested) put_property(out, indent, "consumer", session->consumer.path);
-  put_property(out, indent, "conforms", conforms ? "true" : "false");
+  put_property(out, indent, "conforms", adc_run_conforms(summary, outcome) ? "true" : "false");
+  put_property(out, indent, "verdict", adc_verdict_headline(summary, outcome));
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    if (summary->sides[role].tested)
+      put_side_properties(out, indent, (enum adc_role)role, &summary->sides[role]);
+  }
   fputs("    </properties>\n", out);
 }
 
@@ -131,8 +151,7 @@ int adc_write_junit_report(const char* path, const struct adc_session* session, 
                            const struct adc_run_outcome* outcome, struct adc_error* error) {
   FILE* out = fopen(path, "w");
   if (out == NULL) return adc_fail(error, "cannot write the JUnit report '%s': %s", path, strerror(errno));
-  struct adc_summary summary = adc_summarize(cases, results, n);
-  bool conforms = adc_run_conforms(&summary, outcome);
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
   char stamp[32];
   time_t now = time(NULL);
   strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -152,7 +171,7 @@ int adc_write_junit_report(const char* path, const struct adc_session* session, 
     fprintf(out, " timestamp=\"%s\" hostname=\"", stamp);
     adc_put_xml_text(out, hostname);
     fputs("\">\n", out);
-    put_run_properties(out, session, conforms);
+    put_run_properties(out, session, &summary, outcome);
     for (size_t i = 0; i < n; i++) {
       if (cases[i].device == device) put_testcase(out, &cases[i], &results[i]);
     }

@@ -1,7 +1,9 @@
 /* The merged report is the report of one unsharded run: the shards' cases
  * in the plan's order (runner/case_plan.c: device, then rule in catalogue
  * order, then fixture by name), the summary counted again over them by
- * adc_summary_count, written by adc_summary_json as every report's is.
+ * adc_summary_count (summary_of_report.h), the sides tested as the first
+ * shard's environment says, written by adc_summary_json as every report's
+ * is.
  * What was merged is recorded under "merged_from" (report.schema.json). */
 #include "report/report_merge.h"
 
@@ -10,8 +12,8 @@
 
 #include "report/report_merge_checks.h"
 #include "report/report_read.h"
+#include "report/summary_of_report.h"
 #include "rule_api/rule.h"
-#include "runner/expectations.h"
 
 /* A case of some shard's report, with where the plan puts it. */
 struct placed_case {
@@ -106,25 +108,6 @@ static struct placed_case* merge_cases(const struct adc_read_report* reports, si
   return placed;
 }
 
-static enum adc_expectation_outcome outcome_named(const char* name) {
-  for (int o = 0; o < ADC_OUTCOME_COUNT; o++) {
-    if (strcmp(name, adc_expectation_outcome_name((enum adc_expectation_outcome)o)) == 0)
-      return (enum adc_expectation_outcome)o;
-  }
-  return ADC_UNEXPECTED_STATUS; /* never: report_read.c checked the name */
-}
-
-/* Counts one case of a report as adc_summarize counts one of a run. */
-static void count_case(struct adc_summary* summary, const cJSON* item) {
-  enum adc_severity severity = strcmp(string_item(item, "severity"), "MUST") == 0 ? ADC_MUST : ADC_SHOULD;
-  enum adc_status status = ADC_UNRESOLVED;
-  adc_status_from_name(string_item(item, "status"), &status);
-  const cJSON* expectation = cJSON_GetObjectItemCaseSensitive(item, "expectation");
-  enum adc_expectation_outcome outcome =
-      expectation != NULL ? outcome_named(string_item(expectation, "outcome")) : ADC_EXPECTED_FAIL;
-  adc_summary_count(summary, severity, status, expectation != NULL ? &outcome : NULL);
-}
-
 static bool lists_entry(const cJSON* unmatched, const cJSON* entry) {
   const cJSON* other = NULL;
   cJSON_ArrayForEach(other, unmatched) {
@@ -192,9 +175,10 @@ static int assemble(const struct adc_read_report* reports, size_t n, struct adc_
   cJSON_AddItemToObject(root, "suite", adc_suite_json());
   cJSON_AddItemToObject(root, "command_line", unsharded_command_line(&reports[0]));
   cJSON* cases = cJSON_AddArrayToObject(root, "cases");
+  adc_summary_begin_for_environment(&out->summary, reports[0].environment);
   for (size_t i = 0; i < n_cases; i++) {
     cJSON_AddItemToArray(cases, cJSON_Duplicate(placed[i].item, true));
-    count_case(&out->summary, placed[i].item);
+    adc_summary_count_report_case(&out->summary, placed[i].item); /* report_read.c checked its keys */
   }
   free(placed);
   cJSON* unmatched = unmatched_in_every_shard(reports, n);

@@ -33,6 +33,10 @@ static const char* bad_case_key(const cJSON* item) {
   for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
     if (string_item(item, strings[k]) == NULL) return strings[k];
   }
+  const char* role = string_item(item, "role");
+  if (role == NULL || (strcmp(role, adc_role_name(ADC_ROLE_PRODUCER)) != 0 &&
+                       strcmp(role, adc_role_name(ADC_ROLE_CONSUMER)) != 0))
+    return "role";
   const char* severity = string_item(item, "severity");
   if (severity == NULL || (strcmp(severity, "MUST") != 0 && strcmp(severity, "SHOULD") != 0))
     return "severity";

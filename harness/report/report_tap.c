@@ -13,7 +13,11 @@
  * failing the run (an --expect entry expects it, or a SHOULD rule) is
  * "not ok ... # TODO" with the reason; not_supported and unresolved are
  * "ok ... # SKIP" with the message.  Every point that is not a plain pass
- * has a YAML block: status, message, rule, clause, severity, duration. */
+ * has a YAML block: status, message, rule, clause, severity, duration.
+ * Comment lines after the points give the verdict (verdict.c): the
+ * headline, then each side tested with its verdict and why:
+ *   # adc-conform: NOT SHOWN TO CONFORM
+ *   # producer: not shown to conform: 252 MUST cases unresolved, ... */
 #include "report/console_style.h"
 #include "report/report.h"
 
@@ -82,13 +86,30 @@ static void put_point(FILE* out, size_t number, const struct adc_case* c,
   if (status != ADC_PASS || fails_run) put_diagnostics(out, c, result);
 }
 
-void adc_print_tap_report(FILE* out, const struct adc_case* cases, const struct adc_task_result* results,
-                          size_t n, const struct adc_run_outcome* outcome) {
+static void put_verdict(FILE* out, const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+  fprintf(out, "# adc-conform: %s\n", adc_verdict_headline(summary, outcome));
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_summary* side = &summary->sides[role];
+    if (!side->tested) continue;
+    char reason[ADC_SIDE_REASON_SIZE];
+    adc_side_verdict_reason(side, reason, sizeof(reason));
+    fprintf(out, "# %s: %s: ", adc_role_name((enum adc_role)role),
+            adc_side_verdict_words(adc_side_verdict(side)));
+    adc_put_one_line(out, reason, sizeof(reason));
+    fputc('\n', out);
+  }
+}
+
+void adc_print_tap_report(FILE* out, const struct adc_session* session, const struct adc_case* cases,
+                          const struct adc_task_result* results, size_t n,
+                          const struct adc_run_outcome* outcome) {
   fprintf(out, "TAP version 14\n1..%zu\n", n);
   for (size_t i = 0; i < n; i++) put_point(out, i + 1, &cases[i], &results[i]);
   if (outcome->interrupted_by != 0) {
     fprintf(out, "# the run was interrupted by %s; the cases it did not finish are unresolved\n",
             adc_signal_name(outcome->interrupted_by));
   }
+  struct adc_summary summary = adc_summarize(session, cases, results, n);
+  put_verdict(out, &summary, outcome);
   fflush(out);
 }

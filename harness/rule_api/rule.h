@@ -25,7 +25,7 @@
 #include "fixture_model/arrow_json.h"
 #include "rule_api/library.h"
 
-enum adc_role { ADC_ROLE_PRODUCER, ADC_ROLE_CONSUMER };
+enum adc_role { ADC_ROLE_PRODUCER, ADC_ROLE_CONSUMER, ADC_ROLE_COUNT };
 enum adc_severity { ADC_MUST, ADC_SHOULD };
 
 struct adc_case_context;

@@ -1,0 +1,399 @@
+/* One definition of a verdict, per side (harness/report/verdict.c): a side
+ * of which no MUST case was judged is never reported as conforming.  The
+ * definition on summaries built case by case; then the runs that used to
+ * disagree with verify: a producer that loads in the preflight and in no
+ * case process (fixtures/misbehaving/vanishes_after_load.c), in every
+ * report, through merge and through certify and verify; and a GPU-only run
+ * on a machine without its GPU. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device/device.h"
+#include "report/report.h"
+#include "test_support.h"
+
+#define VANISHING_PRODUCER BUILD_PATH("libmisbehaving_vanishes_after_load.so")
+
+/* ---- The definition, on summaries counted from (role, severity, status). */
+
+struct triple {
+  enum adc_role role;
+  enum adc_severity severity;
+  enum adc_status status;
+};
+
+#define P ADC_ROLE_PRODUCER
+#define C ADC_ROLE_CONSUMER
+
+/* The summary of cases "case0", "case1", ... ending as `triples` say, none
+ * matched by an --expect entry, each with the message "why <n>". */
+static struct adc_summary summary_of(bool producer_tested, bool consumer_tested, const struct triple* triples,
+                                     size_t n) {
+  struct adc_summary summary;
+  adc_summary_begin(&summary, producer_tested, consumer_tested);
+  for (size_t i = 0; i < n; i++) {
+    char id[16], message[16];
+    snprintf(id, sizeof(id), "case%zu", i);
+    snprintf(message, sizeof(message), "why %zu", i);
+    struct adc_counted_case counted = {id,  triples[i].role, triples[i].severity, triples[i].status, message,
+                                       NULL};
+    adc_summary_count(&summary, &counted);
+  }
+  return summary;
+}
+#define SUMMARY_OF(producer_tested, consumer_tested, triples) \
+  summary_of(producer_tested, consumer_tested, triples, sizeof(triples) / sizeof(triples[0]))
+
+static const struct adc_run_outcome finished = {1.0, 0};
+
+static void assert_side(const struct adc_summary* summary, enum adc_role role, enum adc_side_verdict verdict,
+                        const char* reason) {
+  const struct adc_side_summary* side = &summary->sides[role];
+  ck_assert_str_eq(adc_side_verdict_name(adc_side_verdict(side)), adc_side_verdict_name(verdict));
+  char text[ADC_SIDE_REASON_SIZE];
+  adc_side_verdict_reason(side, text, sizeof(text));
+  ck_assert_str_eq(text, reason);
+}
+
+static void assert_run(const struct adc_summary* summary, const struct adc_run_outcome* outcome,
+                       const char* headline, int exit_status) {
+  ck_assert_str_eq(adc_verdict_headline(summary, outcome), headline);
+  ck_assert_int_eq(adc_run_conforms(summary, outcome), strcmp(headline, "CONFORMS") == 0);
+  ck_assert_int_eq(adc_run_exit_status(summary, outcome), exit_status);
+}
+
+START_TEST(passes_and_not_supported_conform) {
+  const struct triple cases[] = {
+      {P, ADC_MUST, ADC_PASS}, {P, ADC_MUST, ADC_NOT_SUPPORTED}, {P, ADC_MUST, ADC_PASS}};
+  struct adc_summary summary = SUMMARY_OF(true, false, cases);
+  assert_side(&summary, P, ADC_SIDE_CONFORMS,
+              "2 of its 3 MUST cases passed, none failed or ended unresolved");
+  assert_side(&summary, C, ADC_SIDE_NOT_TESTED, "not named on the command line");
+  assert_run(&summary, &finished, "CONFORMS", EXIT_SUCCESS);
+}
+END_TEST
+
+/* The reported run: the producer's cases all unresolved, the bundled
+ * consumer's passing.  It once said CONFORMS. */
+START_TEST(a_side_all_unresolved_is_not_shown) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_UNRESOLVED},
+                                 {P, ADC_SHOULD, ADC_UNRESOLVED},
+                                 {P, ADC_MUST, ADC_UNRESOLVED},
+                                 {C, ADC_MUST, ADC_PASS}};
+  struct adc_summary summary = SUMMARY_OF(true, true, cases);
+  assert_side(&summary, P, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case0: why 0");
+  assert_side(&summary, C, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  ck_assert_int_ne(ADC_EXIT_NOT_SHOWN, EXIT_SUCCESS);
+  ck_assert_int_ne(ADC_EXIT_NOT_SHOWN, EXIT_FAILURE);
+}
+END_TEST
+
+/* One unresolved MUST case may hide a failure: passes beside it do not
+ * make the side conform. */
+START_TEST(one_unresolved_case_holds_back_a_side) {
+  const struct triple cases[] = {{C, ADC_MUST, ADC_PASS},
+                                 {C, ADC_MUST, ADC_PASS},
+                                 {C, ADC_MUST, ADC_UNRESOLVED},
+                                 {C, ADC_MUST, ADC_UNRESOLVED}};
+  struct adc_summary summary = SUMMARY_OF(false, true, cases);
+  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case2: why 2");
+  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+}
+END_TEST
+
+/* A GPU device's run without the GPU. */
+START_TEST(all_not_supported_is_not_shown) {
+  const struct triple cases[] = {
+      {P, ADC_MUST, ADC_NOT_SUPPORTED}, {C, ADC_MUST, ADC_NOT_SUPPORTED}, {C, ADC_MUST, ADC_NOT_SUPPORTED}};
+  struct adc_summary summary = SUMMARY_OF(true, true, cases);
+  assert_side(&summary, P, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
+  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "its 2 MUST cases are all not_supported");
+  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+}
+END_TEST
+
+/* A side tested whose cases --filter left out, or that has SHOULD cases
+ * only, showed nothing of its MUST rules. */
+START_TEST(a_side_without_must_cases_is_not_shown) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}, {C, ADC_SHOULD, ADC_PASS}};
+  struct adc_summary summary = SUMMARY_OF(true, true, cases);
+  assert_side(&summary, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "no MUST case of it ran");
+  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+}
+END_TEST
+
+/* A SHOULD shortfall neither fails a side nor holds it back: a SHOULD
+ * twin's run (tests/test_broken_implementations.c) still exits 0. */
+START_TEST(should_shortfalls_leave_a_side_conforming) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_PASS},
+                                 {P, ADC_SHOULD, ADC_WARNING},
+                                 {P, ADC_SHOULD, ADC_CRASH},
+                                 {P, ADC_SHOULD, ADC_UNRESOLVED}};
+  struct adc_summary summary = SUMMARY_OF(true, false, cases);
+  assert_side(&summary, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_run(&summary, &finished, "CONFORMS", EXIT_SUCCESS);
+}
+END_TEST
+
+/* A failure outweighs everything else, on its side and in the headline. */
+START_TEST(a_failing_side_does_not_conform) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_UNRESOLVED},
+                                 {P, ADC_MUST, ADC_PASS},
+                                 {P, ADC_MUST, ADC_TIMEOUT},
+                                 {P, ADC_MUST, ADC_FAIL},
+                                 {C, ADC_MUST, ADC_NOT_SUPPORTED}};
+  struct adc_summary summary = SUMMARY_OF(true, true, cases);
+  assert_side(&summary, P, ADC_SIDE_DOES_NOT_CONFORM,
+              "2 MUST cases failed, crashed or timed out, the first: case2: timeout: why 2");
+  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
+  assert_run(&summary, &finished, "DOES NOT CONFORM", EXIT_FAILURE);
+}
+END_TEST
+
+/* A failure --expect expects keeps the exit status from 1, not the side
+ * from failing; the other side, not shown, then sets the exit status. */
+START_TEST(an_expected_failure_still_does_not_conform) {
+  struct adc_summary summary;
+  adc_summary_begin(&summary, true, true);
+  enum adc_expectation_outcome expected = ADC_EXPECTED_FAIL;
+  const struct adc_counted_case failing = {"cpu/r/f", P, ADC_MUST, ADC_FAIL, "known", &expected};
+  const struct adc_counted_case passing = {"cpu/s/f", P, ADC_MUST, ADC_PASS, "", NULL};
+  adc_summary_count(&summary, &failing);
+  adc_summary_count(&summary, &passing);
+  assert_side(&summary, P, ADC_SIDE_DOES_NOT_CONFORM,
+              "1 MUST case failed, crashed or timed out, the first: cpu/r/f: fail: known");
+  assert_run(&summary, &finished, "DOES NOT CONFORM", ADC_EXIT_NOT_SHOWN);
+  const struct adc_counted_case consumer = {"cpu/t/f", C, ADC_MUST, ADC_PASS, "", NULL};
+  adc_summary_count(&summary, &consumer);
+  assert_run(&summary, &finished, "DOES NOT CONFORM", EXIT_SUCCESS);
+}
+END_TEST
+
+START_TEST(an_interrupted_run_is_incomplete) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}, {P, ADC_MUST, ADC_UNRESOLVED}};
+  struct adc_summary summary = SUMMARY_OF(true, false, cases);
+  const struct adc_run_outcome interrupted = {1.0, SIGINT};
+  assert_run(&summary, &interrupted, "INCOMPLETE", 128 + SIGINT);
+}
+END_TEST
+
+/* A report that says no side was tested (edited by hand) shows nothing. */
+START_TEST(no_side_tested_shows_nothing) {
+  const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}};
+  struct adc_summary summary = SUMMARY_OF(false, false, cases);
+  assert_side(&summary, P, ADC_SIDE_NOT_TESTED, "not named on the command line");
+  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+}
+END_TEST
+
+/* ---- Runs. */
+
+/* A folder of its own for a run's files, and a copy of the vanishing
+ * producer in it (the library deletes the file it is loaded from). */
+struct workspace {
+  char dir[64];
+  char library[128];
+};
+
+static void make_workspace(struct workspace* w) {
+  snprintf(w->dir, sizeof(w->dir), "/tmp/adc_verdict_XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(w->dir));
+  snprintf(w->library, sizeof(w->library), "%s/libvanishing.so", w->dir);
+  char command[512];
+  snprintf(command, sizeof(command), "cp %s %s", VANISHING_PRODUCER, w->library);
+  ck_assert_int_eq(system(command), 0);
+}
+
+static void remove_workspace(const struct workspace* w) {
+  char command[128];
+  snprintf(command, sizeof(command), "rm -rf %s", w->dir);
+  ck_assert_int_eq(system(command), 0);
+}
+
+static char* read_text(const char* path) {
+  FILE* f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "%s was not written", path);
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  rewind(f);
+  char* text = calloc((size_t)size + 1, 1);
+  ck_assert_int_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+  fclose(f);
+  return text;
+}
+
+static void assert_contains(const char* text, const char* part) {
+  ck_assert_msg(strstr(text, part) != NULL, "'%s' not in:\n%.3000s", part, text);
+}
+
+static const cJSON* side_of(const cJSON* report, const char* role) {
+  const cJSON* sides = cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "sides");
+  const cJSON* side = cJSON_GetObjectItem(sides, role);
+  ck_assert_msg(side != NULL, "no summary.sides.%s", role);
+  return side;
+}
+
+static const char* string_of(const cJSON* object, const char* key) {
+  const cJSON* item = cJSON_GetObjectItem(object, key);
+  ck_assert_msg(cJSON_IsString(item), "no string %s", key);
+  return item->valuestring;
+}
+
+/* The reported run: a producer that loads in the preflight, in no case
+ * process after, beside the bundled consumer.  Every report says it is not
+ * shown to conform, and why; none says CONFORMS. */
+START_TEST(producer_that_never_loads_in_a_case_is_not_shown) {
+  struct workspace w;
+  make_workspace(&w);
+  char json[128], junit[128], github[128];
+  snprintf(json, sizeof(json), "%s/report.json", w.dir);
+  snprintf(junit, sizeof(junit), "%s/report.xml", w.dir);
+  snprintf(github, sizeof(github), "%s/summary.md", w.dir);
+  setenv("GITHUB_ACTIONS", "true", 1);
+  setenv("GITHUB_STEP_SUMMARY", github, 1);
+  const char* args[] = {"--producer",    w.library, "--consumer", "reference", "--device", "cpu",
+                        "--report-json", json,      "--junit",    junit,       "--tap",    NULL};
+  struct run_result run = run_conform(args);
+  ck_assert_msg(run.exit_code == ADC_EXIT_NOT_SHOWN, "exit %d: %.3000s", run.exit_code, run.err);
+  ck_assert_ptr_null(strstr(run.err, "\nCONFORMS"));
+  assert_contains(run.err,
+                  "\nNOT SHOWN TO CONFORM: no MUST rule failed, but a side tested is not shown to "
+                  "conform (below). Coverage: ");
+  assert_contains(run.err, " MUST cases unresolved, the first: cpu/");
+  assert_contains(run.err, "\n  producer: not shown to conform: ");
+  ck_assert_msg(strstr(run.err, "  consumer: ") == NULL, "the consumer conforms:\n%.3000s", run.err);
+  assert_contains(run.err, "::warning title=adc-conform%3A producer not shown to conform::");
+  assert_contains(run.out, "\n# adc-conform: NOT SHOWN TO CONFORM\n# producer: not shown to conform: ");
+  assert_contains(run.out, "\n# consumer: conforms: ");
+
+  assert_json_report_valid(json);
+  cJSON* report = read_json_file(json);
+  ck_assert_ptr_nonnull(report);
+  const cJSON* summary = cJSON_GetObjectItem(report, "summary");
+  ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(summary, "conforms")));
+  ck_assert_str_eq(string_of(summary, "verdict"), "NOT SHOWN TO CONFORM");
+  const cJSON* producer = side_of(report, "producer");
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(producer, "tested")));
+  ck_assert_str_eq(string_of(producer, "verdict"), "not_shown");
+  const char* reason = string_of(producer, "reason");
+  assert_contains(reason, " MUST cases unresolved, the first: cpu/");
+  assert_contains(reason, ": cannot load ");
+  ck_assert_str_eq(string_of(side_of(report, "consumer"), "verdict"), "conforms");
+  /* Every producer case unresolved, the consumer's passing: as reported. */
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    bool producer_case = strcmp(string_of(item, "role"), "producer") == 0;
+    ck_assert_str_eq(string_of(item, "status"), producer_case ? "unresolved" : "pass");
+  }
+
+  char* junit_text = read_text(junit);
+  assert_contains(junit_text, "<property name=\"verdict\" value=\"NOT SHOWN TO CONFORM\"/>");
+  assert_contains(junit_text, "<property name=\"producer_verdict\" value=\"not_shown\"/>");
+  assert_contains(junit_text, "<property name=\"consumer_verdict\" value=\"conforms\"/>");
+  free(junit_text);
+  char* github_text = read_text(github);
+  assert_contains(github_text,
+                  "## adc-conform: NOT SHOWN TO CONFORM\n\n- producer: **not shown to conform**: ");
+  free(github_text);
+
+  /* merge counts the report again: the same summary, the same exit status. */
+  char merged_path[128];
+  snprintf(merged_path, sizeof(merged_path), "%s/merged.json", w.dir);
+  const char* merge[] = {"merge", json, "--report-json", merged_path, NULL};
+  struct run_result merged_run = run_conform(merge);
+  ck_assert_msg(merged_run.exit_code == ADC_EXIT_NOT_SHOWN, "merge exit %d: %.3000s", merged_run.exit_code,
+                merged_run.err);
+  assert_contains(merged_run.out, "\n  producer: not shown to conform: ");
+  cJSON* merged = read_json_file(merged_path);
+  ck_assert_ptr_nonnull(merged);
+  ck_assert(cJSON_Compare(cJSON_GetObjectItem(merged, "summary"), summary, true));
+  cJSON_Delete(merged);
+  run_result_free(&merged_run);
+  cJSON_Delete(report);
+  run_result_free(&run);
+  remove_workspace(&w);
+}
+END_TEST
+
+/* certify writes the bundle of that run, and verify refuses it for the
+ * reason the run gave. */
+START_TEST(verify_agrees_with_the_run) {
+  struct workspace w;
+  make_workspace(&w);
+  char bundle[128];
+  snprintf(bundle, sizeof(bundle), "%s/bundle", w.dir);
+  const char* certify[] = {"certify", "--producer", w.library, "--out", bundle, NULL};
+  struct run_result run = run_conform(certify);
+  ck_assert_msg(run.exit_code == ADC_EXIT_NOT_SHOWN, "certify exit %d: %.3000s", run.exit_code, run.err);
+  assert_contains(run.out, "Bundle written to");
+  run_result_free(&run);
+  const char* verify[] = {"verify", bundle, NULL};
+  run = run_conform(verify);
+  ck_assert_int_eq(run.exit_code, 1);
+  assert_contains(run.out, "NOT VALID: report.json: the producer not shown to conform: ");
+  assert_contains(run.out, " MUST cases unresolved, the first: cpu/");
+  assert_contains(run.out, "CLAIM DOES NOT HOLD");
+  ck_assert_ptr_null(strstr(run.out, "VALID CLAIM"));
+  run_result_free(&run);
+  remove_workspace(&w);
+}
+END_TEST
+
+/* A GPU device's run: without the GPU every case is not_supported and the
+ * run exits ADC_EXIT_NOT_SHOWN, neither a pass nor a failure; with it, the
+ * reference pair conforms. */
+START_TEST(gpu_only_run_without_the_gpu_is_not_shown) {
+  const struct adc_device* cuda = adc_device_find("cuda");
+  ck_assert_ptr_nonnull(cuda);
+  struct adc_error error;
+  bool present = cuda->probe(cuda, &error) == 0;
+  const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", "cuda", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  const cJSON* summary = cJSON_GetObjectItem(report, "summary");
+  if (present) {
+    ck_assert_int_eq(exit_code, EXIT_SUCCESS);
+    ck_assert_str_eq(string_of(summary, "verdict"), "CONFORMS");
+  } else {
+    ck_assert_int_eq(exit_code, ADC_EXIT_NOT_SHOWN);
+    ck_assert_str_eq(string_of(summary, "verdict"), "NOT SHOWN TO CONFORM");
+    for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+      const cJSON* side = side_of(report, adc_role_name((enum adc_role)role));
+      ck_assert_str_eq(string_of(side, "verdict"), "not_shown");
+      assert_contains(string_of(side, "reason"), " MUST cases are all not_supported");
+    }
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("verdict");
+  TCase* definition = tcase_create("definition");
+  tcase_add_test(definition, passes_and_not_supported_conform);
+  tcase_add_test(definition, a_side_all_unresolved_is_not_shown);
+  tcase_add_test(definition, one_unresolved_case_holds_back_a_side);
+  tcase_add_test(definition, all_not_supported_is_not_shown);
+  tcase_add_test(definition, a_side_without_must_cases_is_not_shown);
+  tcase_add_test(definition, should_shortfalls_leave_a_side_conforming);
+  tcase_add_test(definition, a_failing_side_does_not_conform);
+  tcase_add_test(definition, an_expected_failure_still_does_not_conform);
+  tcase_add_test(definition, an_interrupted_run_is_incomplete);
+  tcase_add_test(definition, no_side_tested_shows_nothing);
+  suite_add_tcase(suite, definition);
+  TCase* runs = tcase_create("runs");
+  /* certify runs every device: a few seconds on two cores. */
+  tcase_set_timeout(runs, 120);
+  tcase_add_test(runs, producer_that_never_loads_in_a_case_is_not_shown);
+  tcase_add_test(runs, verify_agrees_with_the_run);
+  tcase_add_test(runs, gpu_only_run_without_the_gpu_is_not_shown);
+  suite_add_tcase(suite, runs);
+  return run_suite(suite);
+}
