@@ -173,8 +173,9 @@ END_TEST
 
 /* The number of processes a run of adc-conform with `args` (NULL
  * terminated, at most 12) forks, counted by tests/fork_log.c, which it
- * preloads; -1 where this build has no such library (a sanitizer build). */
-static int count_forks(const char* const* args, cJSON** report) {
+ * preloads; -1 where this build has no such library (a sanitizer build).
+ * The run's report and exit status go to `*report` and `*exit_code`. */
+static int count_forks(const char* const* args, cJSON** report, int* exit_code) {
 #ifdef ADC_FORK_LOG_LIBRARY
   char log[] = "/tmp/adc_fork_log_XXXXXX";
   int fd = mkstemp(log);
@@ -183,8 +184,7 @@ static int count_forks(const char* const* args, cJSON** report) {
   setenv("ADC_FORK_LOG", log, 1);
   const char* with_preload[16] = {"--preload", ADC_FORK_LOG_LIBRARY};
   for (int a = 0; args[a] != NULL && a < 12; a++) with_preload[a + 2] = args[a];
-  int exit_code;
-  *report = run_conform_report(with_preload, &exit_code);
+  *report = run_conform_report(with_preload, exit_code);
   unsetenv("ADC_FORK_LOG");
   FILE* lines = fopen(log, "r");
   ck_assert_ptr_nonnull(lines);
@@ -194,7 +194,7 @@ static int count_forks(const char* const* args, cJSON** report) {
   unlink(log);
   return forks;
 #else
-  *report = run_conform_report(args, &(int){0});
+  *report = run_conform_report(args, exit_code);
   return -1;
 #endif
 }
@@ -204,7 +204,8 @@ static int count_forks(const char* const* args, cJSON** report) {
 START_TEST(fork_log_counts_case_processes) {
   const char* args[] = {"--producer", "reference", "--filter", "cpu/array.release.sets_null/*", NULL};
   cJSON* report = NULL;
-  int forks = count_forks(args, &report);
+  int exit_code;
+  int forks = count_forks(args, &report, &exit_code);
   ck_assert_ptr_nonnull(report);
   if (forks >= 0) ck_assert_int_ge(forks, cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")));
   cJSON_Delete(report);
@@ -224,7 +225,8 @@ START_TEST(gpu_device_without_gpu_is_never_pass) {
   if (device->probe(device, &reason) == 0) return; /* a GPU is here: the device run judges it */
   const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", device->name, NULL};
   cJSON* report = NULL;
-  int forks = count_forks(args, &report);
+  int exit_code;
+  int forks = count_forks(args, &report, &exit_code);
   ck_assert_ptr_nonnull(report);
   /* One load of the library (both sides are the same) and one probe. */
   if (forks >= 0) ck_assert_msg(forks <= 2, "%d processes for a device that is not here", forks);
