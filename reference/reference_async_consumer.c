@@ -10,14 +10,15 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* The consumer's own state, from ref_alloc like every allocation of the
+ * reference (reference_allocator.c), and freed before Import returns. */
 struct async_consumer_state {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the expected data, the fixture model's memory */
   ArrowDeviceType device_type;
   int64_t next_batch;
   bool saw_end;
@@ -129,10 +130,10 @@ const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType d
                                         int64_t cancel_after_batch, ref_async_start_fn start,
                                         void* start_context) {
   static _Thread_local char message[1100];
-  struct async_consumer_state* state = calloc(1, sizeof(*state));
+  struct async_consumer_state* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, message, sizeof(message)) != 0) {
-    free(state);
+    ref_free(state);
     return message;
   }
   state->device_type = device_type;
@@ -161,7 +162,7 @@ const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType d
   arrow_json_file_free(&state->file);
   pthread_mutex_destroy(&state->mutex);
   pthread_cond_destroy(&state->released_signal);
-  free(state);
+  ref_free(state);
   return message[0] ? message : NULL;
 }
 

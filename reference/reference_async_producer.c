@@ -9,14 +9,16 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* The producer object and what it needs, from ref_alloc
+ * (reference_allocator.c): handed out with the stream, so BytesAllocated
+ * counts it until the thread frees it, just after the handler's release. */
 struct async_producer_state {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the data source, the fixture model's memory */
   struct ArrowAsyncProducer producer;
   struct ArrowAsyncDeviceStreamHandler* handler;
   ArrowDeviceType device_type;
@@ -36,7 +38,8 @@ struct async_producer_state {
 
 /* A task carries its batch already exported, so it stays valid after the
  * producer itself is gone (spec: the task "will be cleaned up during the
- * invocation of calling extract_data on it"). */
+ * invocation of calling extract_data on it").  From ref_alloc: the task is
+ * handed out, and BytesAllocated counts it until extract_data. */
 struct async_task_state {
   struct ArrowDeviceArray batch;
 };
@@ -48,7 +51,7 @@ static int task_extract_data(struct ArrowAsyncTask* task, struct ArrowDeviceArra
   } else {
     state->batch.array.release(&state->batch.array);
   }
-  free(state);
+  ref_free(state);
   task->private_data = NULL;
   return 0;
 }
@@ -126,6 +129,14 @@ static enum wait_outcome wait_for_credit(struct async_producer_state* state) {
   return outcome;
 }
 
+/* Frees the producer object and what it holds. */
+static void free_producer(struct async_producer_state* state) {
+  arrow_json_file_free(&state->file);
+  pthread_mutex_destroy(&state->mutex);
+  pthread_cond_destroy(&state->wake);
+  ref_free(state);
+}
+
 static void* producer_thread(void* argument) {
   struct async_producer_state* state = argument;
   struct ArrowAsyncDeviceStreamHandler* handler = state->handler;
@@ -149,10 +160,10 @@ static void* producer_thread(void* argument) {
       report_injected_error(handler, batch);
       goto finish;
     }
-    struct async_task_state* task_state = calloc(1, sizeof(*task_state));
+    struct async_task_state* task_state = ref_calloc(1, sizeof(*task_state));
     if (task_state == NULL || ref_export_device_batch(&state->file, batch, state->device_type,
                                                       state->device_id, &task_state->batch) != NULL) {
-      free(task_state);
+      ref_free(task_state);
       handler->on_error(handler, ENOMEM, "could not export a batch", NULL);
       goto finish;
     }
@@ -167,10 +178,7 @@ finish:
    * handler, and is cleaned up only after it (spec: "ArrowAsyncProducer
    * Lifetime"). */
   handler->release(handler);
-  arrow_json_file_free(&state->file);
-  pthread_mutex_destroy(&state->mutex);
-  pthread_cond_destroy(&state->wake);
-  free(state);
+  free_producer(state);
   return NULL;
 }
 
@@ -179,10 +187,10 @@ const char* ref_export_failing_async(const char* json_path, ArrowDeviceType devi
   static _Thread_local char error[1024];
   /* Refused before any callback, as the plugin ABI asks of a refusal. */
   if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
-  struct async_producer_state* state = calloc(1, sizeof(*state));
+  struct async_producer_state* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, error, sizeof(error)) != 0) {
-    free(state);
+    ref_free(state);
     return error;
   }
   pthread_mutex_init(&state->mutex, NULL);
@@ -204,8 +212,9 @@ const char* ref_export_failing_async(const char* json_path, ArrowDeviceType devi
   handler->producer = &state->producer;
   pthread_t thread;
   if (pthread_create(&thread, NULL, producer_thread, state) != 0) {
-    arrow_json_file_free(&state->file);
-    free(state);
+    /* A refusal: no callback runs, and the handler keeps no producer. */
+    handler->producer = NULL;
+    free_producer(state);
     return "could not start the producer thread";
   }
   pthread_detach(thread);

@@ -10,14 +10,15 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* What the stream owns, from ref_alloc (reference_allocator.c): it is part
+ * of the export, so BytesAllocated counts it until the stream's release. */
 struct stream_private {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the data source, the fixture model's memory */
   /* Kept here, not read back from the stream's public member: the producer
    * serves the device it was asked for, whatever happens to the struct. */
   ArrowDeviceType device_type;
@@ -81,7 +82,9 @@ static const char* stream_get_last_error(struct ArrowDeviceArrayStream* stream) 
 static void stream_release(struct ArrowDeviceArrayStream* stream) {
   struct stream_private* state = stream->private_data;
   arrow_json_file_free(&state->file);
-  free(state);
+  ref_free(state);
+  /* spec: "The release callback MUST mark the structure as released, by
+   * setting its release member to NULL." */
   stream->release = NULL;
 }
 
@@ -92,10 +95,10 @@ const char* ref_export_failing_device_stream(const char* json_path, ArrowDeviceT
   /* Decline at once, leaving `out` untouched, rather than hand out a stream
    * whose every get_next would fail. */
   if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
-  struct stream_private* state = calloc(1, sizeof(*state));
+  struct stream_private* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, error, sizeof(error)) != 0) {
-    free(state);
+    ref_free(state);
     return error;
   }
   state->device_type = device_type;
