@@ -19,6 +19,8 @@
 
 #define MAX_BUFFERS 3
 
+static const char out_of_memory[] = "out of memory";
+
 /* The device and stream of one export, shared by all its structures. */
 struct export_target {
   const struct ref_device* device;
@@ -85,89 +87,103 @@ static void* new_host_buffer(size_t size) {
 }
 
 /* Hands the filled host buffer to the device as buffer `index` (spec:
- * "Memory management": only the buffers live on the device).  spec: buffers
- * "MAY be null ... if the size in bytes of the corresponding buffer would be
- * 0". */
-static int place(struct array_private* payload, int index, void* host, size_t size) {
+ * "Memory management": only the buffers live on the device); NULL or a
+ * message.  spec: buffers "MAY be null ... if the size in bytes of the
+ * corresponding buffer would be 0". */
+static const char* place(struct array_private* payload, int index, void* host, size_t size) {
   if (size == 0) {
     ref_free(host);
-    return 0;
+    return NULL;
   }
-  payload->buffers[index] = payload->target->device->upload(payload->target->stream, host, size);
-  return payload->buffers[index] == NULL ? -1 : 0;
+  struct export_target* target = payload->target;
+  return target->device->upload(target->stream, host, size, &payload->buffers[index]);
 }
 
 /* The validity bitmap (spec: "null bitmap buffer"), left NULL when every row
- * is valid, which the spec allows when null_count is 0.  Returns the null
- * count, or -1. */
-static int64_t fill_validity(struct array_private* payload, const struct arrow_json_column* column) {
-  int64_t nulls = 0;
-  for (int64_t i = 0; i < column->length; i++) nulls += !column->validity[i];
-  if (nulls == 0) return 0;
+ * is valid, which the spec allows when null_count is 0.  Sets `*null_count`;
+ * NULL or a message. */
+static const char* fill_validity(struct array_private* payload, const struct arrow_json_column* column,
+                                 int64_t* null_count) {
+  *null_count = 0;
+  for (int64_t i = 0; i < column->length; i++) *null_count += !column->validity[i];
+  if (*null_count == 0) return NULL;
   size_t size = (size_t)(column->length + 7) / 8;
   uint8_t* bitmap = new_host_buffer(size);
-  if (bitmap == NULL) return -1;
+  if (bitmap == NULL) return out_of_memory;
   for (int64_t i = 0; i < column->length; i++) {
     if (column->validity[i]) bitmap[i / 8] |= (uint8_t)(1u << (i % 8));
   }
-  return place(payload, 0, bitmap, size) == 0 ? nulls : -1;
+  return place(payload, 0, bitmap, size);
 }
 
 /* Fixed-width values, one per row (spec: Columnar format, "Fixed-size
- * Primitive Layout"); rows under a null hold 0. */
-static int fill_ints(struct array_private* payload, const struct arrow_json_type* type,
-                     const struct arrow_json_column* column) {
+ * Primitive Layout"); rows under a null hold 0.  NULL or a message. */
+static const char* fill_ints(struct array_private* payload, const struct arrow_json_type* type,
+                             const struct arrow_json_column* column) {
   size_t size = (size_t)column->length * (size_t)(type->bit_width / 8);
   void* data = new_host_buffer(size);
-  if (data == NULL) return -1;
+  if (data == NULL) return out_of_memory;
   for (int64_t i = 0; i < column->length; i++)
     arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
   return place(payload, 1, data, size);
 }
 
 /* utf8: length + 1 int32 offsets, then the characters (spec: Columnar
- * format, "Variable-size Binary Layout"). */
-static int fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
+ * format, "Variable-size Binary Layout").  NULL or a message. */
+static const char* fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
   size_t offsets_size = (size_t)(column->length + 1) * sizeof(int32_t);
   void* offsets = new_host_buffer(offsets_size);
-  if (offsets == NULL) return -1;
+  if (offsets == NULL) return out_of_memory;
   memcpy(offsets, column->offsets, offsets_size);
-  if (place(payload, 1, offsets, offsets_size) != 0) return -1;
+  const char* error = place(payload, 1, offsets, offsets_size);
+  if (error != NULL) return error;
   void* bytes = new_host_buffer((size_t)column->n_bytes);
-  if (bytes == NULL) return -1;
+  if (bytes == NULL) return out_of_memory;
   if (column->n_bytes > 0) memcpy(bytes, column->bytes, (size_t)column->n_bytes);
   return place(payload, 2, bytes, (size_t)column->n_bytes);
 }
 
-static int export_node(const struct arrow_json_file* file, struct export_target* target,
-                       const struct arrow_json_field* field, const struct arrow_json_type* type,
-                       const struct arrow_json_column* column, struct ArrowArray* out);
+static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
+                               const struct arrow_json_field* field, const struct arrow_json_type* type,
+                               const struct arrow_json_column* column, struct ArrowArray* out);
 
-static int export_children(const struct arrow_json_file* file, struct array_private* payload,
-                           const struct arrow_json_field* fields, const struct arrow_json_column* columns,
-                           int64_t n) {
-  if (n == 0) return 0;
-  payload->child_structs = ref_calloc((size_t)n, sizeof(struct ArrowArray));
-  payload->child_pointers = ref_calloc((size_t)n, sizeof(struct ArrowArray*));
-  if (payload->child_structs == NULL || payload->child_pointers == NULL) return -1;
+/* The `n` columns as children of `payload`'s structure; NULL or a message.
+ * Every child pointer is set, to a zeroed structure, before the first child
+ * is exported: should one fail, the parent's release walks zeroed children
+ * (release NULL) and complete ones, never a NULL pointer. */
+static const char* export_children(const struct arrow_json_file* file, struct array_private* payload,
+                                   const struct arrow_json_field* fields,
+                                   const struct arrow_json_column* columns, int64_t n) {
+  if (n == 0) return NULL;
+  struct ArrowArray* structs = ref_calloc((size_t)n, sizeof(struct ArrowArray));
+  struct ArrowArray** pointers = ref_calloc((size_t)n, sizeof(struct ArrowArray*));
+  if (structs == NULL || pointers == NULL) {
+    ref_free(structs);
+    ref_free(pointers);
+    return out_of_memory;
+  }
+  for (int64_t i = 0; i < n; i++) pointers[i] = &structs[i];
+  payload->child_structs = structs;
+  payload->child_pointers = pointers;
   for (int64_t i = 0; i < n; i++) {
     const struct arrow_json_field* field = &fields[i];
     /* spec: a dictionary-encoded array holds the indices; the values are in
      * its dictionary. */
     const struct arrow_json_type* type = field->is_dictionary ? &field->index_type : &field->type;
-    payload->child_pointers[i] = &payload->child_structs[i];
-    if (export_node(file, payload->target, field, type, &columns[i], &payload->child_structs[i]) != 0)
-      return -1;
+    const char* error = export_node(file, payload->target, field, type, &columns[i], &structs[i]);
+    if (error != NULL) return error;
   }
-  return 0;
+  return NULL;
 }
 
-/* Exports one column (or, with `field` NULL, a dictionary's values). */
-static int export_node(const struct arrow_json_file* file, struct export_target* target,
-                       const struct arrow_json_field* field, const struct arrow_json_type* type,
-                       const struct arrow_json_column* column, struct ArrowArray* out) {
+/* Exports one column (or, with `field` NULL, a dictionary's values) into
+ * `out`, zeroed by its parent; NULL or a message.  Once `out` is written, a
+ * failure leaves it for the parent's release to free with the rest. */
+static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
+                               const struct arrow_json_field* field, const struct arrow_json_type* type,
+                               const struct arrow_json_column* column, struct ArrowArray* out) {
   struct array_private* payload = new_payload(target);
-  if (payload == NULL) return -1;
+  if (payload == NULL) return out_of_memory;
   int64_t n_children = type->kind == ARROW_JSON_STRUCT ? field->n_children : 0;
   *out = (struct ArrowArray){
       .length = column->length,
@@ -183,19 +199,18 @@ static int export_node(const struct arrow_json_file* file, struct export_target*
       .release = release_array,
       .private_data = payload,
   };
-  out->null_count = fill_validity(payload, column);
-  if (out->null_count < 0) return -1;
-  int status = 0;
-  if (type->kind == ARROW_JSON_INT) status = fill_ints(payload, type, column);
-  if (type->kind == ARROW_JSON_UTF8) status = fill_utf8(payload, column);
+  const char* error = fill_validity(payload, column, &out->null_count);
+  if (error != NULL) return error;
+  if (type->kind == ARROW_JSON_INT) error = fill_ints(payload, type, column);
+  if (type->kind == ARROW_JSON_UTF8) error = fill_utf8(payload, column);
   if (type->kind == ARROW_JSON_STRUCT) {
-    status = export_children(file, payload, field->children, column->children, n_children);
+    error = export_children(file, payload, field->children, column->children, n_children);
     out->children = payload->child_pointers;
   }
-  if (status != 0 || field == NULL || !field->is_dictionary) return status;
+  if (error != NULL || field == NULL || !field->is_dictionary) return error;
   /* spec: "the ArrowArray.dictionary points to the dictionary values array" */
   payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowArray));
-  if (payload->dictionary_struct == NULL) return -1;
+  if (payload->dictionary_struct == NULL) return out_of_memory;
   out->dictionary = payload->dictionary_struct;
   return export_node(file, target, NULL, &field->type, arrow_json_dictionary_values(file, field),
                      out->dictionary);
@@ -209,7 +224,7 @@ static const char* export_batch(const struct arrow_json_file* file, int64_t batc
   /* spec: "Record batches": a struct array with no validity buffer and one
    * child per column. */
   struct array_private* payload = new_payload(target);
-  if (payload == NULL) return "out of memory";
+  if (payload == NULL) return out_of_memory;
   struct ArrowArray array = {
       .length = batch->length,
       .null_count = 0,
@@ -219,11 +234,11 @@ static const char* export_batch(const struct arrow_json_file* file, int64_t batc
       .release = release_array,
       .private_data = payload,
   };
-  int status = export_children(file, payload, file->fields, batch->columns, file->n_fields);
+  const char* error = export_children(file, payload, file->fields, batch->columns, file->n_fields);
   array.children = payload->child_pointers;
-  if (status != 0) {
-    array.release(&array);
-    return "out of memory";
+  if (error != NULL) {
+    array.release(&array); /* frees whatever part was built */
+    return error;
   }
   *out = array;
   return NULL;
@@ -235,7 +250,7 @@ static struct export_target* open_target(const struct ref_device* device, int64_
                                          const char** error) {
   struct export_target* target = ref_calloc(1, sizeof(*target));
   if (target == NULL) {
-    *error = "out of memory";
+    *error = out_of_memory;
     return NULL;
   }
   target->device = device;

@@ -30,10 +30,12 @@ struct ref_device {
   /* Starts an export on `device_id`.  NULL with `*out` set (possibly to
    * NULL, for devices with nothing to queue), or a message. */
   const char* (*open_stream)(int64_t device_id, struct ref_stream** out);
-  /* Takes `host` (from ref_alloc, `size` bytes) in every case and returns
-   * device memory that holds those bytes once the stream's work completes;
-   * NULL when out of memory. */
-  void* (*upload)(struct ref_stream* stream, void* host, size_t size);
+  /* Takes `host` (from ref_alloc, `size` bytes, `size` > 0) in every case,
+   * success or not.  NULL with `*device` set to memory that holds those
+   * bytes once the stream's work completes (the caller frees it with
+   * free_buffer), or a message (the runtime's own where it has one) with
+   * nothing left allocated. */
+  const char* (*upload)(struct ref_stream* stream, void* host, size_t size, void** device);
   /* After the last upload: sets `*sync_event` to the event to export (NULL
    * where the data can be read at once); NULL, or a message. */
   const char* (*record_event)(struct ref_stream* stream, void** sync_event);

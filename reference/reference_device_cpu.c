@@ -10,10 +10,12 @@ static const char* cpu_open_stream(int64_t device_id, struct ref_stream** out) {
   return NULL;
 }
 
-static void* cpu_upload(struct ref_stream* stream, void* host, size_t size) {
+/* The host buffer is the CPU's buffer: nothing to copy. */
+static const char* cpu_upload(struct ref_stream* stream, void* host, size_t size, void** device) {
   (void)stream;
   (void)size;
-  return host;
+  *device = host;
+  return NULL;
 }
 
 static const char* cpu_record_event(struct ref_stream* stream, void** sync_event) {

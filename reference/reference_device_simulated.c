@@ -45,19 +45,20 @@ static const char* simulated_open_stream(int64_t device_id, struct ref_stream** 
   return NULL;
 }
 
-static void* simulated_upload(struct ref_stream* stream, void* host, size_t size) {
+static const char* simulated_upload(struct ref_stream* stream, void* host, size_t size, void** out) {
   void* device = ref_alloc(size);
   struct upload* upload = ref_alloc(sizeof(*upload));
   if (device == NULL || upload == NULL) {
     ref_free(device);
     ref_free(upload);
     ref_free(host);
-    return NULL;
+    return "out of memory";
   }
   memset(device, NOT_YET_WRITTEN, size);
   *upload = (struct upload){device, host, size, stream->uploads};
   stream->uploads = upload;
-  return device;
+  *out = device;
+  return NULL;
 }
 
 /* Copies every queued upload, then signals the event. */
