@@ -8,9 +8,11 @@
  * an array").
  *
  * Buffers are built on the host and handed to the target device's upload
- * (reference_device.h); on the CPU that is the host buffer itself.  Every
- * structure of one export shares the device stream that fills its buffers,
- * and the last structure released closes it. */
+ * (reference_device.h); on the CPU that is the host buffer itself (spec:
+ * "The values in the void** buffers (along with the buffers of any
+ * children) are what is allocated on the device").  Every structure of one
+ * export shares the device stream that fills its buffers, and the last
+ * structure released closes it. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -25,17 +27,20 @@ static const char out_of_memory[] = "out of memory";
 struct export_target {
   const struct ref_device* device;
   struct ref_stream* stream;
-  atomic_int structures; /* structures not yet released */
+  atomic_int structures; /* structures not yet released, and the exporter while it builds */
 };
 
+/* What one structure owns, through its private_data. */
 struct array_private {
-  struct export_target* target;
-  void* buffers[MAX_BUFFERS]; /* device memory */
-  struct ArrowArray* child_structs;
-  struct ArrowArray** child_pointers;
-  struct ArrowArray* dictionary_struct;
+  struct export_target* target;         /* shared; one of its `structures` */
+  void* buffers[MAX_BUFFERS];           /* device memory; `buffers` points here */
+  struct ArrowArray* child_structs;     /* the children themselves */
+  struct ArrowArray** child_pointers;   /* `children` points here, each to one of child_structs */
+  struct ArrowArray* dictionary_struct; /* `dictionary` points here */
 };
 
+/* The private data of one more structure of `target`'s export, zeroed; NULL
+ * when out of memory. */
 static struct array_private* new_payload(struct export_target* target) {
   struct array_private* payload = ref_calloc(1, sizeof(*payload));
   if (payload == NULL) return NULL;
@@ -81,9 +86,10 @@ static void release_array(struct ArrowArray* array) {
   array->release = NULL;
 }
 
-/* A zeroed host buffer of `size` bytes to fill, or NULL when out of memory. */
+/* A zeroed host buffer of `size` bytes to fill (a valid pointer even for
+ * 0 bytes, which place() frees), or NULL when out of memory. */
 static void* new_host_buffer(size_t size) {
-  return ref_calloc(1, size ? size : 1);
+  return ref_calloc(1, size);
 }
 
 /* Hands the filled host buffer to the device as buffer `index` (spec:
@@ -187,6 +193,7 @@ static const char* export_node(const struct arrow_json_file* file, struct export
   int64_t n_children = type->kind == ARROW_JSON_STRUCT ? field->n_children : 0;
   *out = (struct ArrowArray){
       .length = column->length,
+      /* spec: offset "MUST be 0 or positive"; the buffers start at row 0 */
       .offset = 0,
       /* spec: the buffer count is the type's (Columnar format): validity and
        * values for integers, validity, offsets and characters for utf8,
@@ -199,6 +206,8 @@ static const char* export_node(const struct arrow_json_file* file, struct export
       .release = release_array,
       .private_data = payload,
   };
+  /* spec: null_count "MAY be -1 if not yet computed"; the exact count costs
+   * nothing here, and saves the consumer counting. */
   const char* error = fill_validity(payload, column, &out->null_count);
   if (error != NULL) return error;
   if (type->kind == ARROW_JSON_INT) error = fill_ints(payload, type, column);
@@ -263,6 +272,8 @@ static struct export_target* open_target(const struct ref_device* device, int64_
   return target;
 }
 
+/* A plain ArrowArray is a batch on the CPU: the same export, through the
+ * CPU device, whose buffers are the host buffers themselves. */
 const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index,
                              struct ArrowArray* out) {
   if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
@@ -286,12 +297,15 @@ const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t 
   struct ArrowArray array;
   void* sync_event = NULL;
   error = export_batch(file, batch_index, target, &array);
-  /* spec: the event completes once every upload queued above has landed. */
+  /* After the last upload, the device gives the event that covers them all
+   * (spec: "If an event is provided, then the producer MUST ensure that the
+   * exported data is available on the device before the event is
+   * triggered"), or NULL where they are in place already. */
   if (error == NULL) {
     error = device->record_event(target->stream, &sync_event);
     if (error != NULL) array.release(&array);
   }
-  drop_target(target);
+  drop_target(target); /* the export is done: its structures hold the target now */
   if (error != NULL) return error;
   /* spec: "These bytes MUST be zero'd out after initialization by the
    * producer"; a compound literal zeroes every member not named. */

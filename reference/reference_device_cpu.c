@@ -5,7 +5,9 @@
 #include "reference_device.h"
 
 static const char* cpu_open_stream(int64_t device_id, struct ref_stream** out) {
-  (void)device_id; /* spec: the CPU has no notion of a device id */
+  /* spec: the CPU is among the "device types that do not have an intrinsic
+   * notion of a device identifier"; ref_export_device_batch exports -1. */
+  (void)device_id;
   *out = NULL;
   return NULL;
 }

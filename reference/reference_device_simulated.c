@@ -36,7 +36,7 @@
 
 struct upload {
   void* device; /* where the bytes go */
-  void* host;   /* the bytes, freed once copied */
+  void* host;   /* the bytes to copy, freed with the stream */
   size_t size;
   struct upload* next;
 };
@@ -160,6 +160,9 @@ static void simulated_close_stream(struct ref_stream* stream) {
   ref_free(stream);
 }
 
+/* The consumer's side: the device's own sync method (spec: "If this is
+ * non-null then it MUST be used to call the appropriate sync method for the
+ * device ... before attempting to access the memory in the buffers"). */
 static const char* simulated_wait_event(void* sync_event) {
   if (sync_event != NULL) adc_simulated_event_wait(sync_event);
   return NULL;

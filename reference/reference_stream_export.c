@@ -3,7 +3,7 @@
  *
  * spec: "Device Stream Interface".  Each get_next exports the next batch
  * exactly as ExportDeviceBatchFromJson would (buffers on the device, a
- * sync_event where the device has one).  The end of the stream is a
+ * sync_event where its data are still on their way).  The end of the stream is a
  * released array returned with 0, as often as the consumer asks; the schema
  * and each array are released independently of the stream (spec: "Result
  * lifetimes"). */
@@ -37,6 +37,10 @@ static int fail(struct stream_private* state, int code, const char* description)
   return code;
 }
 
+/* spec: get_schema "allows the consumer to query the schema of the chunks
+ * of data in the stream.  The schema is the same for all data chunks": each
+ * call exports the fixture's schema afresh, the caller owning it (spec:
+ * "Result lifetimes"). */
 static int stream_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
   struct stream_private* state = stream->private_data;
   state->last_error[0] = '\0';
@@ -49,6 +53,8 @@ static int stream_get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDe
   struct stream_private* state = stream->private_data;
   state->last_error[0] = '\0';
   if (state->next_batch == state->fail_at_batch) {
+    /* spec: "Return value: 0 on success, a non-zero error code otherwise",
+     * with get_last_error describing it. */
     char description[128];
     snprintf(description, sizeof(description), "injected failure: reading batch %" PRId64 " failed",
              state->next_batch);
