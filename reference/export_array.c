@@ -8,9 +8,11 @@
  * an array").
  *
  * Buffers are built on the host and handed to the target device's upload
- * (reference_device.h); on the CPU that is the host buffer itself.  Every
- * structure of one export shares the device stream that fills its buffers,
- * and the last structure released closes it. */
+ * (reference_device.h); on the CPU that is the host buffer itself (spec:
+ * "The values in the void** buffers (along with the buffers of any
+ * children) are what is allocated on the device").  Every structure of one
+ * export shares the device stream that fills its buffers, and the last
+ * structure released closes it. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -19,21 +21,26 @@
 
 #define MAX_BUFFERS 3
 
+static const char out_of_memory[] = "out of memory";
+
 /* The device and stream of one export, shared by all its structures. */
 struct export_target {
   const struct ref_device* device;
   struct ref_stream* stream;
-  atomic_int structures; /* structures not yet released */
+  atomic_int structures; /* structures not yet released, and the exporter while it builds */
 };
 
+/* What one structure owns, through its private_data. */
 struct array_private {
-  struct export_target* target;
-  void* buffers[MAX_BUFFERS]; /* device memory */
-  struct ArrowArray* child_structs;
-  struct ArrowArray** child_pointers;
-  struct ArrowArray* dictionary_struct;
+  struct export_target* target;         /* shared; one of its `structures` */
+  void* buffers[MAX_BUFFERS];           /* device memory; `buffers` points here */
+  struct ArrowArray* child_structs;     /* the children themselves */
+  struct ArrowArray** child_pointers;   /* `children` points here, each to one of child_structs */
+  struct ArrowArray* dictionary_struct; /* `dictionary` points here */
 };
 
+/* The private data of one more structure of `target`'s export, zeroed; NULL
+ * when out of memory. */
 static struct array_private* new_payload(struct export_target* target) {
   struct array_private* payload = ref_calloc(1, sizeof(*payload));
   if (payload == NULL) return NULL;
@@ -79,98 +86,114 @@ static void release_array(struct ArrowArray* array) {
   array->release = NULL;
 }
 
-/* A zeroed host buffer of `size` bytes to fill, or NULL when out of memory. */
+/* A zeroed host buffer of `size` bytes to fill (a valid pointer even for
+ * 0 bytes, which place() frees), or NULL when out of memory. */
 static void* new_host_buffer(size_t size) {
-  return ref_calloc(1, size ? size : 1);
+  return ref_calloc(1, size);
 }
 
 /* Hands the filled host buffer to the device as buffer `index` (spec:
- * "Memory management": only the buffers live on the device).  spec: buffers
- * "MAY be null ... if the size in bytes of the corresponding buffer would be
- * 0". */
-static int place(struct array_private* payload, int index, void* host, size_t size) {
+ * "Memory management": only the buffers live on the device); NULL or a
+ * message.  spec: buffers "MAY be null ... if the size in bytes of the
+ * corresponding buffer would be 0". */
+static const char* place(struct array_private* payload, int index, void* host, size_t size) {
   if (size == 0) {
     ref_free(host);
-    return 0;
+    return NULL;
   }
-  payload->buffers[index] = payload->target->device->upload(payload->target->stream, host, size);
-  return payload->buffers[index] == NULL ? -1 : 0;
+  struct export_target* target = payload->target;
+  return target->device->upload(target->stream, host, size, &payload->buffers[index]);
 }
 
 /* The validity bitmap (spec: "null bitmap buffer"), left NULL when every row
- * is valid, which the spec allows when null_count is 0.  Returns the null
- * count, or -1. */
-static int64_t fill_validity(struct array_private* payload, const struct arrow_json_column* column) {
-  int64_t nulls = 0;
-  for (int64_t i = 0; i < column->length; i++) nulls += !column->validity[i];
-  if (nulls == 0) return 0;
+ * is valid, which the spec allows when null_count is 0.  Sets `*null_count`;
+ * NULL or a message. */
+static const char* fill_validity(struct array_private* payload, const struct arrow_json_column* column,
+                                 int64_t* null_count) {
+  *null_count = 0;
+  for (int64_t i = 0; i < column->length; i++) *null_count += !column->validity[i];
+  if (*null_count == 0) return NULL;
   size_t size = (size_t)(column->length + 7) / 8;
   uint8_t* bitmap = new_host_buffer(size);
-  if (bitmap == NULL) return -1;
+  if (bitmap == NULL) return out_of_memory;
   for (int64_t i = 0; i < column->length; i++) {
     if (column->validity[i]) bitmap[i / 8] |= (uint8_t)(1u << (i % 8));
   }
-  return place(payload, 0, bitmap, size) == 0 ? nulls : -1;
+  return place(payload, 0, bitmap, size);
 }
 
 /* Fixed-width values, one per row (spec: Columnar format, "Fixed-size
- * Primitive Layout"); rows under a null hold 0. */
-static int fill_ints(struct array_private* payload, const struct arrow_json_type* type,
-                     const struct arrow_json_column* column) {
+ * Primitive Layout"); rows under a null hold 0.  NULL or a message. */
+static const char* fill_ints(struct array_private* payload, const struct arrow_json_type* type,
+                             const struct arrow_json_column* column) {
   size_t size = (size_t)column->length * (size_t)(type->bit_width / 8);
   void* data = new_host_buffer(size);
-  if (data == NULL) return -1;
+  if (data == NULL) return out_of_memory;
   for (int64_t i = 0; i < column->length; i++)
     arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
   return place(payload, 1, data, size);
 }
 
 /* utf8: length + 1 int32 offsets, then the characters (spec: Columnar
- * format, "Variable-size Binary Layout"). */
-static int fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
+ * format, "Variable-size Binary Layout").  NULL or a message. */
+static const char* fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
   size_t offsets_size = (size_t)(column->length + 1) * sizeof(int32_t);
   void* offsets = new_host_buffer(offsets_size);
-  if (offsets == NULL) return -1;
+  if (offsets == NULL) return out_of_memory;
   memcpy(offsets, column->offsets, offsets_size);
-  if (place(payload, 1, offsets, offsets_size) != 0) return -1;
+  const char* error = place(payload, 1, offsets, offsets_size);
+  if (error != NULL) return error;
   void* bytes = new_host_buffer((size_t)column->n_bytes);
-  if (bytes == NULL) return -1;
+  if (bytes == NULL) return out_of_memory;
   if (column->n_bytes > 0) memcpy(bytes, column->bytes, (size_t)column->n_bytes);
   return place(payload, 2, bytes, (size_t)column->n_bytes);
 }
 
-static int export_node(const struct arrow_json_file* file, struct export_target* target,
-                       const struct arrow_json_field* field, const struct arrow_json_type* type,
-                       const struct arrow_json_column* column, struct ArrowArray* out);
+static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
+                               const struct arrow_json_field* field, const struct arrow_json_type* type,
+                               const struct arrow_json_column* column, struct ArrowArray* out);
 
-static int export_children(const struct arrow_json_file* file, struct array_private* payload,
-                           const struct arrow_json_field* fields, const struct arrow_json_column* columns,
-                           int64_t n) {
-  if (n == 0) return 0;
-  payload->child_structs = ref_calloc((size_t)n, sizeof(struct ArrowArray));
-  payload->child_pointers = ref_calloc((size_t)n, sizeof(struct ArrowArray*));
-  if (payload->child_structs == NULL || payload->child_pointers == NULL) return -1;
+/* The `n` columns as children of `payload`'s structure; NULL or a message.
+ * Every child pointer is set, to a zeroed structure, before the first child
+ * is exported: should one fail, the parent's release walks zeroed children
+ * (release NULL) and complete ones, never a NULL pointer. */
+static const char* export_children(const struct arrow_json_file* file, struct array_private* payload,
+                                   const struct arrow_json_field* fields,
+                                   const struct arrow_json_column* columns, int64_t n) {
+  if (n == 0) return NULL;
+  struct ArrowArray* structs = ref_calloc((size_t)n, sizeof(struct ArrowArray));
+  struct ArrowArray** pointers = ref_calloc((size_t)n, sizeof(struct ArrowArray*));
+  if (structs == NULL || pointers == NULL) {
+    ref_free(structs);
+    ref_free(pointers);
+    return out_of_memory;
+  }
+  for (int64_t i = 0; i < n; i++) pointers[i] = &structs[i];
+  payload->child_structs = structs;
+  payload->child_pointers = pointers;
   for (int64_t i = 0; i < n; i++) {
     const struct arrow_json_field* field = &fields[i];
     /* spec: a dictionary-encoded array holds the indices; the values are in
      * its dictionary. */
     const struct arrow_json_type* type = field->is_dictionary ? &field->index_type : &field->type;
-    payload->child_pointers[i] = &payload->child_structs[i];
-    if (export_node(file, payload->target, field, type, &columns[i], &payload->child_structs[i]) != 0)
-      return -1;
+    const char* error = export_node(file, payload->target, field, type, &columns[i], &structs[i]);
+    if (error != NULL) return error;
   }
-  return 0;
+  return NULL;
 }
 
-/* Exports one column (or, with `field` NULL, a dictionary's values). */
-static int export_node(const struct arrow_json_file* file, struct export_target* target,
-                       const struct arrow_json_field* field, const struct arrow_json_type* type,
-                       const struct arrow_json_column* column, struct ArrowArray* out) {
+/* Exports one column (or, with `field` NULL, a dictionary's values) into
+ * `out`, zeroed by its parent; NULL or a message.  Once `out` is written, a
+ * failure leaves it for the parent's release to free with the rest. */
+static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
+                               const struct arrow_json_field* field, const struct arrow_json_type* type,
+                               const struct arrow_json_column* column, struct ArrowArray* out) {
   struct array_private* payload = new_payload(target);
-  if (payload == NULL) return -1;
+  if (payload == NULL) return out_of_memory;
   int64_t n_children = type->kind == ARROW_JSON_STRUCT ? field->n_children : 0;
   *out = (struct ArrowArray){
       .length = column->length,
+      /* spec: offset "MUST be 0 or positive"; the buffers start at row 0 */
       .offset = 0,
       /* spec: the buffer count is the type's (Columnar format): validity and
        * values for integers, validity, offsets and characters for utf8,
@@ -183,19 +206,20 @@ static int export_node(const struct arrow_json_file* file, struct export_target*
       .release = release_array,
       .private_data = payload,
   };
-  out->null_count = fill_validity(payload, column);
-  if (out->null_count < 0) return -1;
-  int status = 0;
-  if (type->kind == ARROW_JSON_INT) status = fill_ints(payload, type, column);
-  if (type->kind == ARROW_JSON_UTF8) status = fill_utf8(payload, column);
+  /* spec: null_count "MAY be -1 if not yet computed"; the exact count costs
+   * nothing here, and saves the consumer counting. */
+  const char* error = fill_validity(payload, column, &out->null_count);
+  if (error != NULL) return error;
+  if (type->kind == ARROW_JSON_INT) error = fill_ints(payload, type, column);
+  if (type->kind == ARROW_JSON_UTF8) error = fill_utf8(payload, column);
   if (type->kind == ARROW_JSON_STRUCT) {
-    status = export_children(file, payload, field->children, column->children, n_children);
+    error = export_children(file, payload, field->children, column->children, n_children);
     out->children = payload->child_pointers;
   }
-  if (status != 0 || field == NULL || !field->is_dictionary) return status;
+  if (error != NULL || field == NULL || !field->is_dictionary) return error;
   /* spec: "the ArrowArray.dictionary points to the dictionary values array" */
   payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowArray));
-  if (payload->dictionary_struct == NULL) return -1;
+  if (payload->dictionary_struct == NULL) return out_of_memory;
   out->dictionary = payload->dictionary_struct;
   return export_node(file, target, NULL, &field->type, arrow_json_dictionary_values(file, field),
                      out->dictionary);
@@ -209,7 +233,7 @@ static const char* export_batch(const struct arrow_json_file* file, int64_t batc
   /* spec: "Record batches": a struct array with no validity buffer and one
    * child per column. */
   struct array_private* payload = new_payload(target);
-  if (payload == NULL) return "out of memory";
+  if (payload == NULL) return out_of_memory;
   struct ArrowArray array = {
       .length = batch->length,
       .null_count = 0,
@@ -219,11 +243,11 @@ static const char* export_batch(const struct arrow_json_file* file, int64_t batc
       .release = release_array,
       .private_data = payload,
   };
-  int status = export_children(file, payload, file->fields, batch->columns, file->n_fields);
+  const char* error = export_children(file, payload, file->fields, batch->columns, file->n_fields);
   array.children = payload->child_pointers;
-  if (status != 0) {
-    array.release(&array);
-    return "out of memory";
+  if (error != NULL) {
+    array.release(&array); /* frees whatever part was built */
+    return error;
   }
   *out = array;
   return NULL;
@@ -235,7 +259,7 @@ static struct export_target* open_target(const struct ref_device* device, int64_
                                          const char** error) {
   struct export_target* target = ref_calloc(1, sizeof(*target));
   if (target == NULL) {
-    *error = "out of memory";
+    *error = out_of_memory;
     return NULL;
   }
   target->device = device;
@@ -248,6 +272,8 @@ static struct export_target* open_target(const struct ref_device* device, int64_
   return target;
 }
 
+/* A plain ArrowArray is a batch on the CPU: the same export, through the
+ * CPU device, whose buffers are the host buffers themselves. */
 const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index,
                              struct ArrowArray* out) {
   if (batch_index < 0 || batch_index >= file->n_batches) return "the fixture has no such batch";
@@ -271,12 +297,15 @@ const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t 
   struct ArrowArray array;
   void* sync_event = NULL;
   error = export_batch(file, batch_index, target, &array);
-  /* spec: the event completes once every upload queued above has landed. */
+  /* After the last upload, the device gives the event that covers them all
+   * (spec: "If an event is provided, then the producer MUST ensure that the
+   * exported data is available on the device before the event is
+   * triggered"), or NULL where they are in place already. */
   if (error == NULL) {
     error = device->record_event(target->stream, &sync_event);
     if (error != NULL) array.release(&array);
   }
-  drop_target(target);
+  drop_target(target); /* the export is done: its structures hold the target now */
   if (error != NULL) return error;
   /* spec: "These bytes MUST be zero'd out after initialization by the
    * producer"; a compound literal zeroes every member not named. */

@@ -10,14 +10,15 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* The consumer's own state, from ref_alloc like every allocation of the
+ * reference (reference_allocator.c), and freed before Import returns. */
 struct async_consumer_state {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the expected data, the fixture model's memory */
   ArrowDeviceType device_type;
   int64_t next_batch;
   bool saw_end;
@@ -44,12 +45,17 @@ static int consumer_on_schema(struct ArrowAsyncDeviceStreamHandler* self, struct
   int mismatch = arrow_json_compare_schema(&state->file, &schema, difference, sizeof(difference));
   schema.release(&schema);
   if (mismatch) return note_problem(state, difference);
+  /* spec: the producer object "MUST be populated by the producer before
+   * calling the ArrowAsyncDeviceStreamHandler.on_schema callback." */
   if (self->producer == NULL)
     return note_problem(state, "on_schema was called before handler->producer was set");
   if (self->producer->device_type != state->device_type) {
     return note_problem(state, "the producer's device_type is not the one requested");
   }
-  /* Back-pressure: two batches requested, then one more per batch. */
+  /* Back-pressure: two batches requested, then one more per batch (spec:
+   * request "must be called by a consumer to start receiving calls to
+   * ArrowAsyncDeviceStreamHandler.on_next_task", and "It MUST be valid to
+   * call this synchronously from within ... on_schema"). */
   self->producer->request(self->producer, 2);
   return 0;
 }
@@ -59,9 +65,14 @@ static int consumer_on_next_task(struct ArrowAsyncDeviceStreamHandler* self, str
   (void)metadata;
   struct async_consumer_state* state = self->private_data;
   if (task == NULL) {
+    /* spec: "The producer signals the end of the stream by passing NULL for
+     * the ArrowAsyncTask pointer instead of a valid address." */
     state->saw_end = true;
     return 0;
   }
+  /* spec: "It is only valid to call this method exactly once", and the
+   * task "is only valid during the lifetime of this function call": the
+   * batch is extracted here, at once. */
   struct ArrowDeviceArray batch;
   int code = task->extract_data(task, &batch);
   if (code != 0) return note_problem(state, "extract_data failed");
@@ -90,9 +101,14 @@ static void consumer_on_error(struct ArrowAsyncDeviceStreamHandler* self, int co
   char text[1024];
   snprintf(text, sizeof(text), "the producer reported error %d: %s", code,
            message ? message : "(no message)");
-  note_problem(state, text); /* copied: message lives only during this call */
+  /* spec: "If the message and metadata are not NULL, their lifetime is
+   * only valid during the scope of this call": the text is copied. */
+  note_problem(state, text);
 }
 
+/* spec: "After calling this [on_error], the release callback will be
+ * called as the last call on this struct": release wakes Import, which then
+ * frees the handler's state. */
 static void consumer_release(struct ArrowAsyncDeviceStreamHandler* self) {
   struct async_consumer_state* state = self->private_data;
   pthread_mutex_lock(&state->mutex);
@@ -129,10 +145,10 @@ const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType d
                                         int64_t cancel_after_batch, ref_async_start_fn start,
                                         void* start_context) {
   static _Thread_local char message[1100];
-  struct async_consumer_state* state = calloc(1, sizeof(*state));
+  struct async_consumer_state* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, message, sizeof(message)) != 0) {
-    free(state);
+    ref_free(state);
     return message;
   }
   state->device_type = device_type;
@@ -161,7 +177,7 @@ const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType d
   arrow_json_file_free(&state->file);
   pthread_mutex_destroy(&state->mutex);
   pthread_cond_destroy(&state->released_signal);
-  free(state);
+  ref_free(state);
   return message[0] ? message : NULL;
 }
 

@@ -9,14 +9,16 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* The producer object and what it needs, from ref_alloc
+ * (reference_allocator.c): handed out with the stream, so BytesAllocated
+ * counts it until the thread frees it, just after the handler's release. */
 struct async_producer_state {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the data source, the fixture model's memory */
   struct ArrowAsyncProducer producer;
   struct ArrowAsyncDeviceStreamHandler* handler;
   ArrowDeviceType device_type;
@@ -36,7 +38,8 @@ struct async_producer_state {
 
 /* A task carries its batch already exported, so it stays valid after the
  * producer itself is gone (spec: the task "will be cleaned up during the
- * invocation of calling extract_data on it"). */
+ * invocation of calling extract_data on it").  From ref_alloc: the task is
+ * handed out, and BytesAllocated counts it until extract_data. */
 struct async_task_state {
   struct ArrowDeviceArray batch;
 };
@@ -44,11 +47,16 @@ struct async_task_state {
 static int task_extract_data(struct ArrowAsyncTask* task, struct ArrowDeviceArray* out) {
   struct async_task_state* state = task->private_data;
   if (out != NULL) {
-    *out = state->batch; /* ownership moves to `out` */
+    /* spec: "Ownership of the Array is given to the pointer passed in as a
+     * parameter, and this array must be released separately." */
+    *out = state->batch;
   } else {
+    /* spec: "NULL should be passed as the device array pointer to indicate
+     * that the consumer doesn't want the actual data, letting the task
+     * perform necessary cleanup." */
     state->batch.array.release(&state->batch.array);
   }
-  free(state);
+  ref_free(state);
   task->private_data = NULL;
   return 0;
 }
@@ -88,9 +96,13 @@ static void report_injected_error(struct ArrowAsyncDeviceStreamHandler* handler,
   handler->on_error(handler, EIO, message, metadata);
 }
 
+/* Adds credit and wakes the producer's thread, which makes the calls (spec:
+ * request "MUST NOT synchronously call on_next_task or on_error"). */
 static void producer_request(struct ArrowAsyncProducer* producer, int64_t n) {
   struct async_producer_state* state = producer->private_data;
   pthread_mutex_lock(&state->mutex);
+  /* spec: "After cancel is called, additional calls to this function must
+   * be a NOP, but allowed." */
   if (!state->cancelled) {
     /* spec: "It is invalid to call this function with a value of n that is <= 0." */
     if (n <= 0) {
@@ -103,6 +115,10 @@ static void producer_request(struct ArrowAsyncProducer* producer, int64_t n) {
   pthread_mutex_unlock(&state->mutex);
 }
 
+/* spec: "It is not required that calling cancel affect the producer
+ * immediately, only that it must eventually stop calling on_next_task and
+ * then subsequently call release on the async handler object": cancel
+ * only notes it, and the producer's thread stops at its next wait. */
 static void producer_cancel(struct ArrowAsyncProducer* producer) {
   struct async_producer_state* state = producer->private_data;
   pthread_mutex_lock(&state->mutex);
@@ -113,6 +129,11 @@ static void producer_cancel(struct ArrowAsyncProducer* producer) {
 
 enum wait_outcome { GOT_CREDIT, WAS_CANCELLED, BAD_REQUEST };
 
+/* Waits until the consumer has asked for one more batch, and takes that
+ * request (spec: "A producer should only call the appropriate on_next_task
+ * callback up to a maximum of the total sum of calls to this method before
+ * propagating back-pressure / waiting"), or until it cancelled or made an
+ * invalid request. */
 static enum wait_outcome wait_for_credit(struct async_producer_state* state) {
   pthread_mutex_lock(&state->mutex);
   while (state->credit == 0 && !state->cancelled && !state->invalid_request) {
@@ -126,6 +147,14 @@ static enum wait_outcome wait_for_credit(struct async_producer_state* state) {
   return outcome;
 }
 
+/* Frees the producer object and what it holds. */
+static void free_producer(struct async_producer_state* state) {
+  arrow_json_file_free(&state->file);
+  pthread_mutex_destroy(&state->mutex);
+  pthread_cond_destroy(&state->wake);
+  ref_free(state);
+}
+
 static void* producer_thread(void* argument) {
   struct async_producer_state* state = argument;
   struct ArrowAsyncDeviceStreamHandler* handler = state->handler;
@@ -135,13 +164,21 @@ static void* producer_thread(void* argument) {
     handler->on_error(handler, ENOMEM, error, NULL);
     goto finish;
   }
-  /* spec: a producer that gets a non-zero result from on_schema or
-   * on_next_task calls nothing but release afterwards. */
+  /* spec: "A producer that receives a non-zero result here must not
+   * subsequently call anything other than the release callback on this
+   * object" (on_schema; on_next_task likewise). */
   if (handler->on_schema(handler, &schema) != 0) goto finish;
   for (int64_t batch = 0; batch < state->file.n_batches; batch++) {
     enum wait_outcome outcome = wait_for_credit(state);
-    if (outcome == WAS_CANCELLED) goto finish; /* cancelling is not an error */
+    /* spec: "Successful cancelling MUST NOT result in a producer calling
+     * ArrowAsyncDeviceStreamHandler.on_error, instead it should finish out
+     * any remaining tasks (calling on_next_task accordingly) and eventually
+     * just call release".  This producer has no task under way (each is
+     * exported as it is handed over), so there is nothing to finish. */
+    if (outcome == WAS_CANCELLED) goto finish;
     if (outcome == BAD_REQUEST) {
+      /* spec: "Producers should error (e.g. call on_error) if receiving
+       * such a value for n." */
       handler->on_error(handler, EINVAL, "request() was called with n <= 0", NULL);
       goto finish;
     }
@@ -149,11 +186,14 @@ static void* producer_thread(void* argument) {
       report_injected_error(handler, batch);
       goto finish;
     }
-    struct async_task_state* task_state = calloc(1, sizeof(*task_state));
-    if (task_state == NULL || ref_export_device_batch(&state->file, batch, state->device_type,
-                                                      state->device_id, &task_state->batch) != NULL) {
-      free(task_state);
-      handler->on_error(handler, ENOMEM, "could not export a batch", NULL);
+    struct async_task_state* task_state = ref_calloc(1, sizeof(*task_state));
+    error = task_state == NULL ? "out of memory"
+                               : ref_export_device_batch(&state->file, batch, state->device_type,
+                                                         state->device_id, &task_state->batch);
+    if (error != NULL) {
+      int code = task_state == NULL ? ENOMEM : EIO; /* spec: "an errno-compatible error code" */
+      ref_free(task_state);
+      handler->on_error(handler, code, error, NULL);
       goto finish;
     }
     struct ArrowAsyncTask task = {.extract_data = task_extract_data, .private_data = task_state};
@@ -163,14 +203,11 @@ static void* producer_thread(void* argument) {
    * the ArrowAsyncTask pointer". */
   handler->on_next_task(handler, NULL, NULL);
 finish:
-  /* The producer object stays valid until release has been called on the
-   * handler, and is cleaned up only after it (spec: "ArrowAsyncProducer
-   * Lifetime"). */
+  /* spec: "The producer maintains ownership of the ArrowAsyncProducer and
+   * must clean it up *after* calling the release callback on the
+   * ArrowAsyncDeviceStreamHandler." */
   handler->release(handler);
-  arrow_json_file_free(&state->file);
-  pthread_mutex_destroy(&state->mutex);
-  pthread_cond_destroy(&state->wake);
-  free(state);
+  free_producer(state);
   return NULL;
 }
 
@@ -179,10 +216,10 @@ const char* ref_export_failing_async(const char* json_path, ArrowDeviceType devi
   static _Thread_local char error[1024];
   /* Refused before any callback, as the plugin ABI asks of a refusal. */
   if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
-  struct async_producer_state* state = calloc(1, sizeof(*state));
+  struct async_producer_state* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, error, sizeof(error)) != 0) {
-    free(state);
+    ref_free(state);
     return error;
   }
   pthread_mutex_init(&state->mutex, NULL);
@@ -204,8 +241,9 @@ const char* ref_export_failing_async(const char* json_path, ArrowDeviceType devi
   handler->producer = &state->producer;
   pthread_t thread;
   if (pthread_create(&thread, NULL, producer_thread, state) != 0) {
-    arrow_json_file_free(&state->file);
-    free(state);
+    /* A refusal: no callback runs, and the handler keeps no producer. */
+    handler->producer = NULL;
+    free_producer(state);
     return "could not start the producer thread";
   }
   pthread_detach(thread);

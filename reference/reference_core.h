@@ -19,43 +19,55 @@
 extern "C" {
 #endif
 
-/* ---- Allocation accounting (backs <prefix>_BytesAllocated). */
+/* ---- Allocation accounting (reference_allocator.c, which says what the
+ * count means; backs <prefix>_BytesAllocated).  Every allocation of the
+ * reference goes through these, the fixture model's own memory aside. */
 void* ref_alloc(size_t size);
 void* ref_calloc(size_t count, size_t size);
 char* ref_strdup(const char* text);
 void ref_free(void* pointer);
 int64_t ref_bytes_allocated(void);
 
-/* ---- Producer side: export part of a loaded fixture.  Each returns NULL
- * with `out` exported (the caller owns it and releases it through its
- * release callback), else a message and `out` untouched. */
+/* ---- Producer side (export_schema.c, export_array.c): export part of a
+ * loaded fixture, which stays the caller's (the export copies what it
+ * needs).  Each returns NULL with `out` exported (the caller owns it and
+ * releases it through its release callback), else a message and `out`
+ * untouched. */
 const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSchema* out);
 const char* ref_export_batch(const struct arrow_json_file* file, int64_t batch_index, struct ArrowArray* out);
 /* A batch as a device array on `device_type` (device_id -1 on the CPU),
- * with a sync_event where the device has one. */
+ * with a sync_event where its data are still on their way when the export
+ * returns (a GPU's copies, the simulated device's worker), else NULL. */
 const char* ref_export_device_batch(const struct arrow_json_file* file, int64_t batch_index,
                                     ArrowDeviceType device_type, int64_t device_id,
                                     struct ArrowDeviceArray* out);
 
-/* ---- Consumer side: compare with the fixture, then release. */
+/* ---- Consumer side (reference_consumer.c): compare with the fixture, then
+ * release.  Each takes ownership of what it is handed and releases it on
+ * every path; NULL when it matched, else a message, kept until the
+ * thread's next call. */
 const char* ref_import_schema(const char* json_path, struct ArrowSchema* schema);
 const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowArray* batch);
+/* Waits on the batch's sync_event, then compares it (through a host copy
+ * where the CPU cannot read the buffers in place). */
 const char* ref_import_device_batch(const char* json_path, int num_batch, struct ArrowDeviceArray* batch);
-/* The same steps (wait on the event; where the CPU cannot read the buffers
- * in place, compare a host copy), with `import` comparing and releasing the
- * embedded array where it can: ref_import_batch above, or another
+/* The same steps, with `import` comparing and releasing the embedded array
+ * where the CPU can read it in place: ref_import_batch, or another
  * consumer's. */
-/* The same steps against batch `num_batch` of a fixture already loaded
- * (what a stream consumer does batch after batch). */
-const char* ref_compare_device_batch(const struct arrow_json_file* file, int64_t num_batch,
-                                     struct ArrowDeviceArray* batch);
 typedef const char* (*ref_import_host_batch_fn)(const char* json_path, int num_batch,
                                                 struct ArrowArray* batch);
 const char* ref_import_device_batch_with(const char* json_path, int num_batch, struct ArrowDeviceArray* batch,
                                          ref_import_host_batch_fn import);
+/* The same steps against batch `num_batch` of a fixture already loaded
+ * (what a stream consumer does batch after batch). */
+const char* ref_compare_device_batch(const struct arrow_json_file* file, int64_t num_batch,
+                                     struct ArrowDeviceArray* batch);
 
-/* ---- Device streams (reference_stream_export.c, reference_stream_import.c)
- * and async streams (reference_async.c). */
+/* ---- Device streams (reference_stream_export.c, reference_stream_import.c).
+ * The export returns NULL with `out` a stream the caller owns until it calls
+ * its release, else a message and `out` untouched; the import takes the
+ * stream, releases it on every path, and returns NULL when the stream held
+ * the fixture's schema and batches, else a message. */
 const char* ref_export_device_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                                      struct ArrowDeviceArrayStream* out);
 /* The same stream, except that get_next fails with EIO where it would
@@ -64,6 +76,14 @@ const char* ref_export_failing_device_stream(const char* json_path, ArrowDeviceT
                                              int64_t device_id, int64_t fail_at_batch,
                                              struct ArrowDeviceArrayStream* out);
 const char* ref_import_device_stream(const char* json_path, struct ArrowDeviceArrayStream* stream);
+
+/* ---- Async streams (reference_async_producer.c,
+ * reference_async_consumer.c).  The export takes the consumer's handler and
+ * returns at once: NULL with the producer running on a thread of its own,
+ * which calls the handler and, last, its release; else a message and no
+ * callback at all.  The import hands its handler to `start` (an exporter)
+ * and returns once the producer has released it: NULL when the stream held
+ * the fixture's schema and batches, else a message. */
 const char* ref_export_async(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                              struct ArrowAsyncDeviceStreamHandler* handler);
 /* The same stream, except that batch `fail_at_batch`, once requested, is
@@ -79,7 +99,9 @@ const char* ref_import_async_cancelling(const char* json_path, ArrowDeviceType d
                                         int64_t cancel_after_batch, ref_async_start_fn start,
                                         void* start_context);
 
-/* Loads `json_path`, keeping a message for the caller in `error` on failure. */
+/* Loads `json_path` into `out` (reference_consumer.c): 0, the caller then
+ * owning `out` and freeing it with arrow_json_file_free, or -1 with a
+ * message in `error`. */
 int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* error, size_t error_size);
 
 #ifdef __cplusplus

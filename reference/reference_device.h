@@ -10,7 +10,10 @@
  * An export's work on a device is a stream (as in CUDA): uploads are queued
  * on it, then record_event gives the sync_event that completes once they
  * have all landed (spec: "the producer MUST ensure that the exported data
- * is available on the device before the event is triggered"). */
+ * is available on the device before the event is triggered"), or NULL
+ * where nothing is left to land (spec: "If the sync_event member is NULL,
+ * then it MUST be safe to access the data without any synchronization
+ * necessary on the part of the consumer"). */
 #ifndef ADC_REFERENCE_DEVICE_H
 #define ADC_REFERENCE_DEVICE_H
 
@@ -30,12 +33,15 @@ struct ref_device {
   /* Starts an export on `device_id`.  NULL with `*out` set (possibly to
    * NULL, for devices with nothing to queue), or a message. */
   const char* (*open_stream)(int64_t device_id, struct ref_stream** out);
-  /* Takes `host` (from ref_alloc, `size` bytes) in every case and returns
-   * device memory that holds those bytes once the stream's work completes;
-   * NULL when out of memory. */
-  void* (*upload)(struct ref_stream* stream, void* host, size_t size);
-  /* After the last upload: sets `*sync_event` to the event to export (NULL
-   * where the data can be read at once); NULL, or a message. */
+  /* Takes `host` (from ref_alloc, `size` bytes, `size` > 0) in every case,
+   * success or not.  NULL with `*device` set to memory that holds those
+   * bytes once the stream's work completes (the caller frees it with
+   * free_buffer), or a message (the runtime's own where it has one) with
+   * nothing left allocated. */
+  const char* (*upload)(struct ref_stream* stream, void* host, size_t size, void** device);
+  /* After the last upload: sets `*sync_event` to the event to export, owned
+   * by the stream (NULL where the data can be read at once); NULL, or a
+   * message. */
   const char* (*record_event)(struct ref_stream* stream, void** sync_event);
   /* Frees a buffer from upload, once no queued work writes it. */
   void (*free_buffer)(struct ref_stream* stream, void* buffer);

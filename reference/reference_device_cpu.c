@@ -5,15 +5,19 @@
 #include "reference_device.h"
 
 static const char* cpu_open_stream(int64_t device_id, struct ref_stream** out) {
-  (void)device_id; /* spec: the CPU has no notion of a device id */
+  /* spec: the CPU is among the "device types that do not have an intrinsic
+   * notion of a device identifier"; ref_export_device_batch exports -1. */
+  (void)device_id;
   *out = NULL;
   return NULL;
 }
 
-static void* cpu_upload(struct ref_stream* stream, void* host, size_t size) {
+/* The host buffer is the CPU's buffer: nothing to copy. */
+static const char* cpu_upload(struct ref_stream* stream, void* host, size_t size, void** device) {
   (void)stream;
   (void)size;
-  return host;
+  *device = host;
+  return NULL;
 }
 
 static const char* cpu_record_event(struct ref_stream* stream, void** sync_event) {

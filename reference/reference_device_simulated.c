@@ -1,8 +1,17 @@
 /* The simulated device (include/adc/simulated_device.h): host memory filled
  * by a worker thread after the export has returned, as a GPU fills device
  * memory from a stream.  The worker signals the exported event once every
- * buffer holds its bytes (spec: "the producer MUST ensure that the exported
- * data is available on the device before the event is triggered"). */
+ * buffer it fills holds its bytes (spec: "the producer MUST ensure that the
+ * exported data is available on the device before the event is
+ * triggered").
+ *
+ * Not every upload waits for the worker: a few bytes are copied at once,
+ * before the export returns.  A batch with nothing left for the worker (an
+ * empty one) is complete as it is handed over, and its honest sync_event is
+ * NULL: there is nothing to wait for (spec: "If the sync_event member is
+ * NULL, then it MUST be safe to access the data without any synchronization
+ * necessary on the part of the consumer").  So the reference exports both
+ * kinds, and a consumer of this device must be ready for both. */
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -16,12 +25,18 @@
  * enough to keep a run quick. */
 #define WORKER_DELAY_NANOSECONDS 1000000L
 
+/* The largest upload copied at once, in the exporting thread, rather than
+ * queued for the worker: a few bytes cost less to copy than to queue.  A
+ * batch whose every upload is this small (an empty batch: at most the one
+ * offset of a string column) is complete when the export returns. */
+#define COPY_AT_ONCE_MAX_BYTES 8
+
 /* Bytes a buffer holds before the worker has written it. */
 #define NOT_YET_WRITTEN 0xEE
 
 struct upload {
   void* device; /* where the bytes go */
-  void* host;   /* the bytes, freed once copied */
+  void* host;   /* the bytes to copy, freed with the stream */
   size_t size;
   struct upload* next;
 };
@@ -45,19 +60,39 @@ static const char* simulated_open_stream(int64_t device_id, struct ref_stream** 
   return NULL;
 }
 
-static void* simulated_upload(struct ref_stream* stream, void* host, size_t size) {
-  void* device = ref_alloc(size);
+/* Copies `host` into `device` now, in the exporting thread: the bytes are
+ * in place before the export returns. */
+static void copy_at_once(void* device, void* host, size_t size) {
+  memcpy(device, host, size);
+  ref_free(host);
+}
+
+/* Leaves `device` for the worker to fill after the export returns; 0, or -1
+ * when out of memory. */
+static int queue_for_worker(struct ref_stream* stream, void* device, void* host, size_t size) {
   struct upload* upload = ref_alloc(sizeof(*upload));
-  if (device == NULL || upload == NULL) {
-    ref_free(device);
-    ref_free(upload);
-    ref_free(host);
-    return NULL;
-  }
+  if (upload == NULL) return -1;
   memset(device, NOT_YET_WRITTEN, size);
   *upload = (struct upload){device, host, size, stream->uploads};
   stream->uploads = upload;
-  return device;
+  return 0;
+}
+
+static const char* simulated_upload(struct ref_stream* stream, void* host, size_t size, void** out) {
+  void* device = ref_alloc(size);
+  if (device == NULL) {
+    ref_free(host);
+    return "out of memory";
+  }
+  if (size <= COPY_AT_ONCE_MAX_BYTES) {
+    copy_at_once(device, host, size);
+  } else if (queue_for_worker(stream, device, host, size) != 0) {
+    ref_free(device);
+    ref_free(host);
+    return "out of memory";
+  }
+  *out = device;
+  return NULL;
 }
 
 /* Copies every queued upload, then signals the event. */
@@ -74,11 +109,18 @@ static void* run_uploads(void* argument) {
 
 static const char* simulated_record_event(struct ref_stream* stream, void** sync_event) {
   if (stream->uploads == NULL) {
-    /* No buffer to fill (a batch without rows): spec: "If synchronization
-     * is not needed, this can be null." */
+    /* Every buffer was copied at once (or there is none): the data are
+     * complete now and a consumer may read them without waiting, which is
+     * what a NULL event promises (spec: "If the sync_event member is NULL,
+     * then it MUST be safe to access the data without any synchronization
+     * necessary on the part of the consumer"). */
     *sync_event = NULL;
     return NULL;
   }
+  /* Some buffers wait for the worker: the event tells when (spec: "the
+   * producer MUST ensure that the exported data is available on the device
+   * before the event is triggered"); those copied at once are there
+   * already. */
   if (adc_simulated_event_init(&stream->event) != 0) return "cannot make a simulated event";
   stream->event_ready = 1;
   if (pthread_create(&stream->worker, NULL, run_uploads, stream) != 0) {
@@ -118,6 +160,9 @@ static void simulated_close_stream(struct ref_stream* stream) {
   ref_free(stream);
 }
 
+/* The consumer's side: the device's own sync method (spec: "If this is
+ * non-null then it MUST be used to call the appropriate sync method for the
+ * device ... before attempting to access the memory in the buffers"). */
 static const char* simulated_wait_event(void* sync_event) {
   if (sync_event != NULL) adc_simulated_event_wait(sync_event);
   return NULL;

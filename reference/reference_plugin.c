@@ -1,7 +1,10 @@
 /* The reference pair behind the plugin ABI (include/adc/plugin_abi.h), with
- * the entry-point prefix "adc_reference".  Each entry point loads the fixture,
- * does one thing with the core functions of reference_core.h, and reports a
- * failure as a message kept until the next call. */
+ * the entry-point prefix "adc_reference".  Each entry point does one thing
+ * with the core functions of reference_core.h (loading the fixture first
+ * where they take one loaded) and reports a failure as a message kept
+ * until the same thread's next call.  Ownership is the plugin ABI's: an
+ * export hands its structure to the caller, an import takes and releases
+ * what it is given. */
 #include <stdio.h>
 
 #include "adc/plugin_abi.h"
@@ -53,6 +56,8 @@ EXPORT const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(co
   return keep(ref_import_batch(json_path, num_batch, batch));
 }
 
+/* What the reference holds now (reference_allocator.c says what is
+ * counted): back where it was once everything exported has been released. */
 EXPORT int64_t adc_reference_BytesAllocated(void) {
   return ref_bytes_allocated();
 }

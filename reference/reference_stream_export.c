@@ -3,21 +3,22 @@
  *
  * spec: "Device Stream Interface".  Each get_next exports the next batch
  * exactly as ExportDeviceBatchFromJson would (buffers on the device, a
- * sync_event where the device has one).  The end of the stream is a
+ * sync_event where its data are still on their way).  The end of the stream is a
  * released array returned with 0, as often as the consumer asks; the schema
  * and each array are released independently of the stream (spec: "Result
  * lifetimes"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "reference_core.h"
 #include "reference_device.h"
 
+/* What the stream owns, from ref_alloc (reference_allocator.c): it is part
+ * of the export, so BytesAllocated counts it until the stream's release. */
 struct stream_private {
-  struct arrow_json_file file;
+  struct arrow_json_file file; /* the data source, the fixture model's memory */
   /* Kept here, not read back from the stream's public member: the producer
    * serves the device it was asked for, whatever happens to the struct. */
   ArrowDeviceType device_type;
@@ -36,6 +37,10 @@ static int fail(struct stream_private* state, int code, const char* description)
   return code;
 }
 
+/* spec: get_schema "allows the consumer to query the schema of the chunks
+ * of data in the stream.  The schema is the same for all data chunks": each
+ * call exports the fixture's schema afresh, the caller owning it (spec:
+ * "Result lifetimes"). */
 static int stream_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
   struct stream_private* state = stream->private_data;
   state->last_error[0] = '\0';
@@ -48,6 +53,8 @@ static int stream_get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDe
   struct stream_private* state = stream->private_data;
   state->last_error[0] = '\0';
   if (state->next_batch == state->fail_at_batch) {
+    /* spec: "Return value: 0 on success, a non-zero error code otherwise",
+     * with get_last_error describing it. */
     char description[128];
     snprintf(description, sizeof(description), "injected failure: reading batch %" PRId64 " failed",
              state->next_batch);
@@ -81,7 +88,9 @@ static const char* stream_get_last_error(struct ArrowDeviceArrayStream* stream) 
 static void stream_release(struct ArrowDeviceArrayStream* stream) {
   struct stream_private* state = stream->private_data;
   arrow_json_file_free(&state->file);
-  free(state);
+  ref_free(state);
+  /* spec: "The release callback MUST mark the structure as released, by
+   * setting its release member to NULL." */
   stream->release = NULL;
 }
 
@@ -92,10 +101,10 @@ const char* ref_export_failing_device_stream(const char* json_path, ArrowDeviceT
   /* Decline at once, leaving `out` untouched, rather than hand out a stream
    * whose every get_next would fail. */
   if (ref_device_for(device_type) == NULL) return "the reference producer does not serve this device type";
-  struct stream_private* state = calloc(1, sizeof(*state));
+  struct stream_private* state = ref_calloc(1, sizeof(*state));
   if (state == NULL) return "out of memory";
   if (ref_load_fixture(json_path, &state->file, error, sizeof(error)) != 0) {
-    free(state);
+    ref_free(state);
     return error;
   }
   state->device_type = device_type;
