@@ -5,6 +5,13 @@
  * exported data is available on the device before the event is
  * triggered").
  *
+ * A device does its work when it will; this one does it at the last moment
+ * it may: when a consumer begins to synchronise on the event (the event
+ * counts waits and queries as they begin), or when the batch is released.
+ * So a consumer that reads without waiting always finds the bytes not yet
+ * written, however fast or loaded the machine, and one that waits is
+ * served at once: no timer stands in for a busy device.
+ *
  * Not every upload waits for the worker: a few bytes are copied at once,
  * before the export returns.  A batch with nothing left for the worker (an
  * empty one) is complete as it is handed over, and its honest sync_event is
@@ -14,16 +21,10 @@
  * kinds, and a consumer of this device must be ready for both. */
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 #include "adc/simulated_device.h"
 #include "reference_core.h"
 #include "reference_device.h"
-
-/* How long the worker takes before it writes, as a busy device would: long
- * enough that a consumer reading before it waits sees unwritten bytes, short
- * enough to keep a run quick. */
-#define WORKER_DELAY_NANOSECONDS 1000000L
 
 /* The largest upload copied at once, in the exporting thread, rather than
  * queued for the worker: a few bytes cost less to copy than to queue.  A
@@ -45,6 +46,7 @@ struct ref_stream {
   struct upload* uploads; /* queued, in reverse order (order does not matter) */
   struct adc_simulated_event event;
   int event_ready; /* the event was initialised */
+  int releasing;   /* under event.mutex: the batch is being released, nobody will wait */
   pthread_t worker;
   int worker_started;
   pthread_mutex_t join_lock; /* several buffers' releases may race to join */
@@ -95,11 +97,15 @@ static const char* simulated_upload(struct ref_stream* stream, void* host, size_
   return NULL;
 }
 
-/* Copies every queued upload, then signals the event. */
+/* Once a consumer begins to synchronise (or the batch is released), copies
+ * every queued upload, then signals the event. */
 static void* run_uploads(void* argument) {
   struct ref_stream* stream = argument;
-  struct timespec busy = {0, WORKER_DELAY_NANOSECONDS};
-  nanosleep(&busy, NULL);
+  pthread_mutex_lock(&stream->event.mutex);
+  while (stream->event.sync_calls == 0 && !stream->releasing) {
+    pthread_cond_wait(&stream->event.changed, &stream->event.mutex);
+  }
+  pthread_mutex_unlock(&stream->event.mutex);
   for (struct upload* upload = stream->uploads; upload != NULL; upload = upload->next) {
     memcpy(upload->device, upload->host, upload->size);
   }
@@ -124,7 +130,8 @@ static const char* simulated_record_event(struct ref_stream* stream, void** sync
   if (adc_simulated_event_init(&stream->event) != 0) return "cannot make a simulated event";
   stream->event_ready = 1;
   if (pthread_create(&stream->worker, NULL, run_uploads, stream) != 0) {
-    run_uploads(stream); /* no thread to spare: do the work now */
+    stream->releasing = 1; /* no thread to spare: the work is done now, waiting for nobody */
+    run_uploads(stream);
   } else {
     stream->worker_started = 1;
   }
@@ -132,10 +139,15 @@ static const char* simulated_record_event(struct ref_stream* stream, void** sync
   return NULL;
 }
 
-/* Returns once no queued work will touch the buffers again. */
+/* Returns once no queued work will touch the buffers again: a worker still
+ * waiting for a consumer to synchronise does its work now. */
 static void join_worker(struct ref_stream* stream) {
   pthread_mutex_lock(&stream->join_lock);
   if (stream->worker_started && !stream->worker_joined) {
+    pthread_mutex_lock(&stream->event.mutex);
+    stream->releasing = 1;
+    pthread_cond_broadcast(&stream->event.changed);
+    pthread_mutex_unlock(&stream->event.mutex);
     pthread_join(stream->worker, NULL);
     stream->worker_joined = 1;
   }
