@@ -10,11 +10,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
 jobs="$(nproc)"
+# Each section says when it starts, in seconds since the test command did:
+# the whole command must stay under 15 minutes on two cores.
+started=$SECONDS
+section() { echo "== $1 (at $((SECONDS - started)) s) =="; }
 
-echo "== Formatting =="
+section "Formatting"
 ci/check-format.sh
 
-echo "== default build: Check suites, and Arrow C++ as a peer =="
+section "default build: Check suites, and Arrow C++ as a peer"
 # pyarrow's libarrow, in a virtual environment of the build, for the Arrow
 # C++ adapter (interop/arrow-cpp); the default preset finds it there.
 # Without PyPI the adapter and its test are left out, loudly, and every
@@ -23,37 +27,38 @@ ci/arrow-cpp-venv.sh build/default || echo "WARNING: no pyarrow; Arrow C++ is no
 cmake --preset default >/dev/null
 cmake --build --preset default -j"$jobs"
 ctest --preset default
-echo "== Self-test table (every twin, build/default/self-test-table.md): totals =="
+section "Self-test table (every twin, build/default/self-test-table.md): totals"
 tail -n 5 build/default/self-test-table.md
 
-echo "== Downstream example against the installed package =="
+section "Downstream example against the installed package"
 # cmake --install into a temporary prefix, examples/downstream configured,
 # built and tested against it from an empty build folder (ctest runs it as
 # downstream_example too; here it is said on its own).
 ci/test-downstream-example.sh build/default
 
 # (async_repeatability, 100 runs of the async cases, runs in the default build only.)
-echo "== ASan + UBSan build: Check suites =="
+section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 ctest --preset asan
 
-echo "== ThreadSanitizer build: the reference pair on every device, the device layer =="
+section "ThreadSanitizer build: the reference pair on every device, the device layer"
 # Only these: the broken and misbehaving libraries race on purpose.  A race
 # halts the case, which then ends crash and fails the test.
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j"$jobs"
 ctest --preset tsan
 
-echo "== Valgrind memcheck: harness and reference pair =="
+section "Valgrind memcheck: harness and reference pair"
 ci/valgrind-reference.sh build/valgrind
 
-echo "== libFuzzer: 60 s per target =="
+section "libFuzzer: 60 s per target"
 # The fixture reader, the comparison with its mirror, the verdict wire;
 # each replays its committed corpus, then fuzzes from it (tests/fuzz).
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$jobs"
 ctest --preset fuzz
 
-echo "== Benchmark =="
+section "Benchmark"
 ci/bench-cpu-run.sh build/default
+echo "== All tests passed in $((SECONDS - started)) s =="
