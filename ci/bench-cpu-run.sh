@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Benchmarks of the complete CPU run against the reference pair.  A
-# benchmark, not a test: it prints figures and never fails on a slow machine.
+# Benchmarks of the main job and of the complete CPU run against the
+# reference pair.  A benchmark, not a test: it prints figures and never
+# fails on a slow machine.
+#   0. The main job (ci/run-reference.sh: --device all) with 2 jobs: wall
+#      time and cases judged (target: at most 0.5 s on 2 idle cores without
+#      a GPU), and per device the median and longest case.
 #   1. Wall time with one job per CPU (target: under 0.2 s on a 2-core machine),
 #      over the cases that do not wait by design; the async cases, which do
 #      (the harness leaves producers 10 ms to hand out what they were not
@@ -22,7 +26,7 @@ build="${1:-build/default}"
 conform="$build/adc-conform"
 baseline="$build/bench_fork_baseline"
 reference="$build/libadc_reference.so"
-rounds=15
+rounds="${BENCH_ROUNDS:-15}" # fewer for a quick look
 # Every rule family but the async ones (async.*, consumer.async.*).
 no_waits=(--filter '*/array.*' --filter '*/schema.*' --filter '*/device_array.*' --filter '*/device_stream.*'
           --filter '*/plugin.*' --filter '*/consumer.[!a]*')
@@ -39,23 +43,45 @@ seconds() { # wall time of a command, in seconds
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
+main_job=(--producer reference --consumer reference --device all --jobs 2)
 parallel=()
 serial=()
 floor=()
 async=()
+main=()
 for _ in $(seq "$rounds"); do
+  main+=("$(seconds "$conform" "${main_job[@]}")")
   parallel+=("$(seconds "$conform" --producer reference --consumer reference "${no_waits[@]}")")
   serial+=("$(seconds "$conform" --producer reference --consumer reference "${no_waits[@]}" --jobs 1)")
   floor+=("$(seconds "$baseline" "$reference" "$cases")")
   async+=("$(seconds "$conform" --producer reference --consumer reference "${async_only[@]}")")
 done
+report="$(mktemp)"
+"$conform" "${main_job[@]}" --report-json "$report" >/dev/null
+printf 'benchmark: the main job (--device all), reference pair, 2 jobs: median %.3f s over %d runs (target <= 0.5 s); %s\n' \
+  "$(median "${main[@]}")" "$rounds" \
+  "$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d of %d cases judged" % (s["judged_cases"], s["cases"]))' "$report")"
+# Per device, over the cases that ran a process (a device found unavailable
+# settles its cases without one: they take 0 ms).
+python3 - "$report" <<'PER_DEVICE'
+import json, statistics, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+for device in dict.fromkeys(c["device"] for c in cases):
+    times = [c["duration_ms"] for c in cases if c["device"] == device]
+    ran = [t for t in times if t > 0]
+    if ran:
+        print("benchmark:   %-18s %4d cases, median %.2f ms, longest %.2f ms" % (device, len(times), statistics.median(ran), max(ran)))
+    else:
+        print("benchmark:   %-18s %4d cases, none ran a process (device unavailable)" % (device, len(times)))
+PER_DEVICE
+rm -f "$report"
 printf 'benchmark: complete CPU run but the async cases, reference pair, %d cases, %s jobs: median %.3f s over %d runs (target < 0.2 s)\n' \
   "$cases" "$(nproc)" "$(median "${parallel[@]}")" "$rounds"
 printf 'benchmark: the async cases, reference pair, %d cases, %s jobs: median %.3f s (they wait by design)\n' \
   "$async_cases" "$(nproc)" "$(median "${async[@]}")"
 s=$(median "${serial[@]}")
 f=$(median "${floor[@]}")
-printf 'benchmark: runner overhead, --jobs 1: run %.3f s, fork+dlopen floor %.3f s, ratio %.2f (target <= 1.5)\n' \
-  "$s" "$f" "$(echo "$s / $f" | bc -l)"
+printf 'benchmark: runner overhead, --jobs 1: run %.3f s (%.0f cases/s), fork+dlopen floor %.3f s, ratio %.2f (target <= 1.5)\n' \
+  "$s" "$(echo "$cases / $s" | bc -l)" "$f" "$(echo "$s / $f" | bc -l)"
 "$build/bench_validation_throughput"
 "$build/bench_stream_throughput"
