@@ -36,7 +36,7 @@ static struct adc_summary summary_of(bool producer_tested, bool consumer_tested,
   struct adc_summary summary;
   adc_summary_begin(&summary, producer_tested, consumer_tested);
   for (size_t i = 0; i < n; i++) {
-    char id[16], message[16];
+    char id[32], message[32];
     snprintf(id, sizeof(id), "case%zu", i);
     snprintf(message, sizeof(message), "why %zu", i);
     struct adc_counted_case counted = {id,  triples[i].role, triples[i].severity, triples[i].status, message,
