@@ -78,7 +78,10 @@ static struct adc_async_run* enter(struct ArrowAsyncDeviceStreamHandler* handler
   }
   /* A callback made synchronously from a call the harness made inside
    * another callback is judged as synchronous, not as an overlap. */
-  if (run->callbacks_running > 0 && !synchronous) note(&seen->overlapping, callback);
+  if (run->callbacks_running > 0 && !synchronous) {
+    note(&seen->overlapping, callback);
+    pthread_cond_broadcast(&run->changed); /* ends a hold (hold_open) */
+  }
   if (run->released) note(&seen->after_release, callback);
   if (seen->ends > 0 && !is_release) note(&seen->after_end, callback);
   if (run->rejected && !is_release) note(&seen->after_rejection, callback);
@@ -161,6 +164,18 @@ static int extract(struct adc_async_run* run, struct ArrowAsyncTask* task, int i
   return code;
 }
 
+/* Keeps the calling callback open for the script's hold_seconds, or until
+ * another callback starts beside it (spec: "Thread safety"): a serialised
+ * producer waits for the callback to return, so it costs the whole hold. */
+static void hold_open(struct adc_async_run* run) {
+  const struct timespec until = adc_monotonic_deadline(run->script.hold_seconds);
+  pthread_mutex_lock(&run->lock);
+  while (run->seen.overlapping.count == 0) {
+    if (pthread_cond_timedwait(&run->changed, &run->lock, &until) == ETIMEDOUT) break;
+  }
+  pthread_mutex_unlock(&run->lock);
+}
+
 static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct ArrowAsyncTask* task,
                         const char* metadata) {
   (void)metadata; /* lives only during this call (spec: "on_next_task"); not needed */
@@ -192,6 +207,7 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
     if (result == 0 && run->script.request_in_on_next_task > 0) {
       request_from_callback(run, handler, run->script.request_in_on_next_task, "on_next_task");
     }
+    if (run->script.hold_seconds > 0 && index == run->script.hold_task) hold_open(run);
   }
   leave(run);
   return result;

@@ -15,8 +15,10 @@
  * the calling thread, so that a handler callback arriving on that thread
  * before the call returns is caught as a synchronous call (spec: request
  * "MUST NOT synchronously call on_next_task or on_error"; cancel "MUST NOT
- * call any consumer-side handlers other than on_error").  A flag held while
- * a callback runs catches callbacks that overlap (spec: "Thread safety").
+ * call any consumer-side handlers other than on_error").  A count of the
+ * callbacks running catches callbacks that overlap, and a script may hold
+ * one on_next_task open, so that a second thread of the producer has time
+ * to start a callback beside it (spec: "Thread safety").
  *
  * Every wait is bounded by the producer's silence: a wait gives up after
  * ADC_ASYNC_QUIET_SECONDS without any handler callback, so a producer that
@@ -50,6 +52,12 @@ struct adc_async_script {
   int reject_schema;               /* on_schema returns this; 0: accepts the schema */
   int64_t reject_task;             /* on_next_task of this task (from 0) returns EINVAL; -1: none */
   bool extract_without_data;       /* extract_data(task, NULL): the data are not wanted */
+  /* on_next_task of task `hold_task` (from 0) stays open `hold_seconds`
+   * once the task is handled, or until another callback starts: a
+   * producer that does not wait for callbacks to return shows it there
+   * (spec: "Thread safety").  0 seconds: no callback is held. */
+  int64_t hold_task;
+  double hold_seconds;
 };
 
 /* The script most rules use: everything requested from inside on_schema,
