@@ -119,13 +119,19 @@ static void task_matches_fixture(struct adc_case_context* ctx) {
   adc_async_release_results(run);
 }
 
-/* BytesAllocated back at `baseline`, asked again for a while: the producer
- * may free what it held just after it released the handler. */
+/* How long BytesAllocated is asked again after release, and how often: the
+ * producer may free what it held just after it released the handler (the
+ * reference's thread does, as it ends), which takes it well under a
+ * millisecond; only a leak waits out the whole bound. */
+#define BYTES_BACK_WITHIN_SECONDS 0.5
+#define BYTES_BACK_POLL_SECONDS 0.0005
+
+/* BytesAllocated back at `baseline` within BYTES_BACK_WITHIN_SECONDS. */
 static bool bytes_back_to(struct adc_case_context* ctx, int64_t baseline, int64_t* bytes) {
-  for (int attempt = 0; attempt < 50; attempt++) {
+  for (int attempt = 0; attempt * BYTES_BACK_POLL_SECONDS < BYTES_BACK_WITHIN_SECONDS; attempt++) {
     if (!adc_bytes_allocated(ctx, bytes)) return false;
     if (*bytes == baseline) return true;
-    adc_async_settle(0.01);
+    adc_async_settle(BYTES_BACK_POLL_SECONDS);
   }
   return false;
 }
