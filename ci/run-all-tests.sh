@@ -36,7 +36,8 @@ section "Downstream example against the installed package"
 # downstream_example too; here it is said on its own).
 ci/test-downstream-example.sh build/default
 
-# (async_repeatability, 100 runs of the async cases, runs in the default build only.)
+# (The tests labelled slow, the self-test table and async_repeatability,
+# run in the default build only: under ASan the table alone takes minutes.)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
@@ -49,7 +50,7 @@ cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j"$jobs"
 ctest --preset tsan
 
-section "Valgrind memcheck: harness and reference pair"
+section "Valgrind memcheck: harness and reference pair (every rule, three fixtures)"
 ci/valgrind-reference.sh build/valgrind
 
 section "libFuzzer: 60 s per target"
