@@ -45,18 +45,6 @@ static void remove_outputs(const struct outputs* o) {
   rmdir(o->dir);
 }
 
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "%s was not written", path);
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  rewind(f);
-  char* text = calloc((size_t)size + 1, 1);
-  ck_assert_int_eq(fread(text, 1, (size_t)size, f), (size_t)size);
-  fclose(f);
-  return text;
-}
-
 static int count_occurrences(const char* text, const char* needle) {
   int count = 0;
   for (const char* p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle)) count++;
@@ -129,7 +117,7 @@ START_TEST(reference_pair_reports) {
     ck_assert_msg(strstr(run.out, rule) != NULL, "%s ended %s on %s, and the console does not name it:\n%s",
                   rule, status, device, run.out);
   }
-  char* summary = read_text(o.summary);
+  char* summary = read_text_file(o.summary);
   ck_assert_msg(strstr(summary, "## adc-conform: CONFORMS\n") != NULL, "%s", summary);
   ck_assert_msg(strstr(summary, "| pass | ") != NULL, "%s", summary);
   free(summary);
@@ -200,14 +188,14 @@ START_TEST(broken_twin_reports) {
   ck_assert_msg(strstr(run.err, "DOES NOT CONFORM") != NULL, "%s", run.err);
   ck_assert_msg(strstr(run.err, "::error title=adc-conform%3A array.data.matches_fixture (MUST)::") != NULL,
                 "%s", run.err);
-  char* summary = read_text(o.summary);
+  char* summary = read_text_file(o.summary);
   ck_assert_msg(strstr(summary, "## adc-conform: DOES NOT CONFORM\n") != NULL, "%s", summary);
   ck_assert_msg(strstr(summary, "| `array.data.matches_fixture` | MUST | fail | ") != NULL, "%s", summary);
   free(summary);
 
   /* JUnit: fail is <failure>, not_supported and unresolved are <skipped>,
    * each case with its rule and clause as properties. */
-  char* junit = read_text(o.junit);
+  char* junit = read_text_file(o.junit);
   ck_assert_int_eq(count_occurrences(junit, "<testcase "), cases);
   ck_assert_int_eq(count_occurrences(junit, "<failure "), summary_int(report, "fail"));
   ck_assert_int_eq(count_occurrences(junit, "<skipped "),
@@ -233,7 +221,7 @@ START_TEST(crash_is_an_error_and_warning_a_note) {
   ck_assert_int_eq(run.exit_code, 1);
   run_result_free(&run);
   assert_junit_report_valid(o.junit);
-  char* junit = read_text(o.junit);
+  char* junit = read_text_file(o.junit);
   ck_assert_msg(strstr(junit, "<error message=\"the case was killed by signal 11") != NULL, "%s", junit);
   ck_assert_msg(strstr(junit, "type=\"crash\">") != NULL, "%s", junit);
   free(junit);
@@ -251,7 +239,7 @@ START_TEST(crash_is_an_error_and_warning_a_note) {
       "%s", run.out);
   run_result_free(&run);
   assert_junit_report_valid(o.junit);
-  junit = read_text(o.junit);
+  junit = read_text_file(o.junit);
   ck_assert_msg(strstr(junit, "<system-out>warning: a SHOULD was not met: ") != NULL, "%s", junit);
   ck_assert_ptr_null(strstr(junit, "<failure"));
   free(junit);

@@ -44,6 +44,14 @@ pid_t spawn_conform(const char* const* args) {
   return pid;
 }
 
+char* read_text_file(const char* path) {
+  FILE* f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "%s was not written", path);
+  char* text = slurp(f);
+  fclose(f);
+  return text;
+}
+
 cJSON* read_json_file(const char* path) {
   FILE* f = fopen(path, "r");
   if (f == NULL) return NULL;

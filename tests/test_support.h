@@ -29,6 +29,10 @@ struct run_result run_command(const char* const* argv);
  * returns its pid. */
 pid_t spawn_conform(const char* const* args);
 
+/* The whole of a file a run wrote, NUL-terminated (free it); the test
+ * fails naming the file when it was not written. */
+char* read_text_file(const char* path);
+
 /* Reads and parses a JSON file; NULL if it is missing or not JSON. */
 cJSON* read_json_file(const char* path);
 

@@ -216,18 +216,6 @@ static void remove_workspace(const struct workspace* w) {
   ck_assert_int_eq(system(command), 0);
 }
 
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "%s was not written", path);
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  rewind(f);
-  char* text = calloc((size_t)size + 1, 1);
-  ck_assert_int_eq(fread(text, 1, (size_t)size, f), (size_t)size);
-  fclose(f);
-  return text;
-}
-
 static void assert_contains(const char* text, const char* part) {
   ck_assert_msg(strstr(text, part) != NULL, "'%s' not in:\n%.3000s", part, text);
 }
@@ -292,12 +280,12 @@ START_TEST(producer_that_never_loads_in_a_case_is_not_shown) {
     ck_assert_str_eq(string_of(item, "status"), producer_case ? "unresolved" : "pass");
   }
 
-  char* junit_text = read_text(junit);
+  char* junit_text = read_text_file(junit);
   assert_contains(junit_text, "<property name=\"verdict\" value=\"NOT SHOWN TO CONFORM\"/>");
   assert_contains(junit_text, "<property name=\"producer_verdict\" value=\"not_shown\"/>");
   assert_contains(junit_text, "<property name=\"consumer_verdict\" value=\"conforms\"/>");
   free(junit_text);
-  char* github_text = read_text(github);
+  char* github_text = read_text_file(github);
   assert_contains(github_text,
                   "## adc-conform: NOT SHOWN TO CONFORM\n\n- producer: **not shown to conform**: ");
   free(github_text);
