@@ -3,13 +3,18 @@
 # in two commands of under ten minutes each, from the bundle that
 # ci/gpu-bundle.sh packed on the development machine:
 #
-#   suite       the reference pair on cuda, cuda_host and cuda_managed, then
-#               every device in one report; the device-layer and reference
-#               pair tests; the self-test table (every broken twin on every
-#               device this machine has, the CUDA ones included)
-#   sanitizers  the reference pair on cuda under compute-sanitizer's
-#               memcheck (with leak check), racecheck, synccheck and
-#               initcheck, and under --valgrind where valgrind exists
+#   suite       one case on cuda (a smoke test of the bundle and the
+#               runtime), the reference pair on cuda, the device-layer and
+#               reference-pair tests, the self-test table on cuda alone (each
+#               twin on the fixtures that show it, else on three that reach
+#               every rule), the reference pair on cuda_host and
+#               cuda_managed, then every device in one report
+#   sanitizers  one case under compute-sanitizer (with --jobs 1), then the
+#               reference pair on cuda under its memcheck with leak check,
+#               and under --valgrind where valgrind exists.  racecheck,
+#               synccheck and initcheck check what kernels do, and the
+#               harness and the reference launch none: they are listed as
+#               not run, with that reason, never as passing
 #
 # Each step runs whatever the one before did, with a time limit, and is
 # logged; the steps of a part share GPU_SESSION_BUDGET seconds (default 540,
@@ -52,12 +57,24 @@ summary="$results/$name.md"
 
 budget=${GPU_SESSION_BUDGET:-540}
 
+# compute-sanitizer: on PATH, else in the CUDA toolkit's own folders; ""
+# when there is none (its steps are then listed as not run).
+compute_sanitizer=$(command -v compute-sanitizer || true)
+for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
+  "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer"; do
+  [ -z "$compute_sanitizer" ] && [ -x "$candidate" ] && compute_sanitizer=$candidate
+done
+
 # step NAME LIMIT COMMAND...: runs COMMAND with a limit of LIMIT seconds (or
 # what is left of the budget), its output in NAME.log, and adds a row to
 # the summary.
 step() {
   local step_name=$1 limit=$2
   shift 2
+  if [ "$1" = "" ]; then
+    echo "| $step_name | - | - | not run: no compute-sanitizer on PATH or in the CUDA toolkit's folder |" >>"$summary"
+    return
+  fi
   local left=$((budget - SECONDS))
   if [ "$left" -lt 10 ]; then
     echo "| $step_name | - | - | not run: the part's $budget s were spent |" >>"$summary"
@@ -81,7 +98,7 @@ step() {
   echo '```'
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
   nvcc --version 2>&1 | tail -2
-  compute-sanitizer --version 2>&1 | tail -1
+  "${compute_sanitizer:-compute-sanitizer}" --version 2>&1 | tail -1
   uname -sr
   echo '```'
   echo
@@ -89,26 +106,33 @@ step() {
   echo '|---|---|---|---|'
 } >"$summary"
 
+one_case=(--filter 'cuda/array.release.sets_null/int32_nulls' --jobs 1 --verbose)
 if [ "$part" = suite ]; then
-  for device in cuda cuda_host cuda_managed; do
-    step "run-$device" 120 "$conform" "${pair[@]}" --device "$device" --verbose --report-json "$results/run-$device.json"
-  done
-  step test-device-layer 60 build/default/test_device_layer
-  step self-test 300 build/default/test_broken_implementations
-  # Written where the test was built to write it: the bundle's build folder.
-  table="$built_at/build/default/self-test-table.md"
-  [ -f "$table" ] && cp "$table" "$results/"
-  step test-reference-pair 120 build/default/test_reference_pair
-  step run-all 120 "$conform" "${pair[@]}" --device all --report-json "$results/run-all.json"
+  # The limits add up to 470 s, under the part's budget, most telling first.
+  step smoke 30 "$conform" --producer reference --device cuda "${one_case[@]}"
+  step run-cuda 60 "$conform" "${pair[@]}" --device cuda --verbose --report-json "$results/run-cuda.json"
+  step test-device-layer 30 build/default/test_device_layer
+  step test-reference-pair 60 build/default/test_reference_pair
+  # Every twin on cuda alone (each already ran on the CPU and the simulated
+  # device here), on the fixtures that show it, else on three that reach
+  # every rule: about 60 cases a twin, each starting CUDA in its process.
+  step self-test-cuda 180 build/default/test_broken_implementations --device cuda \
+    --fixture int32_nulls --fixture dictionary --fixture multi_batch
+  step run-cuda_host 30 "$conform" "${pair[@]}" --device cuda_host --verbose --report-json "$results/run-cuda_host.json"
+  step run-cuda_managed 30 "$conform" "${pair[@]}" --device cuda_managed --verbose \
+    --report-json "$results/run-cuda_managed.json"
+  step run-all 50 "$conform" "${pair[@]}" --device all --report-json "$results/run-all.json"
 else
   # The harness's parent never initialises CUDA: compute-sanitizer must
   # not wait for it to, and must follow the case processes.  Its own exit
   # status for a report, 97, stays apart from the harness's 1.
-  sanitizer=(compute-sanitizer --require-cuda-init no --target-processes all --error-exitcode 97)
-  step cs-memcheck 200 "${sanitizer[@]}" --tool memcheck --leak-check full "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-synccheck 120 "${sanitizer[@]}" --tool synccheck "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-racecheck 120 "${sanitizer[@]}" --tool racecheck "$conform" "${pair[@]}" --device cuda --timeout 120
-  step cs-initcheck 120 "${sanitizer[@]}" --tool initcheck "$conform" "${pair[@]}" --device cuda --timeout 120
+  sanitizer=("$compute_sanitizer" --require-cuda-init no --target-processes all --error-exitcode 97)
+  [ -n "$compute_sanitizer" ] || sanitizer=("")
+  step cs-smoke 60 "${sanitizer[@]}" --tool memcheck "$conform" --producer reference --device cuda "${one_case[@]}"
+  step cs-memcheck 300 "${sanitizer[@]}" --tool memcheck --leak-check full "$conform" "${pair[@]}" --device cuda --timeout 120
+  for tool in racecheck synccheck initcheck; do
+    echo "| cs-$tool | - | - | not run: $tool checks kernels' accesses, and neither the harness nor the reference launches a kernel |" >>"$summary"
+  done
   if command -v valgrind >/dev/null; then
     step valgrind-cuda 120 "$conform" "${pair[@]}" --device cuda --valgrind --filter 'cuda/*/int32*' \
       --report-json "$results/valgrind-cuda.json"

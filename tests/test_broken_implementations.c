@@ -16,8 +16,11 @@
  *
  * Arguments narrow the run to the twins whose name or rule matches one of
  * them (globs): `test_broken_implementations producer_wrong_value` or
- * `test_broken_implementations 'async.tasks.*'`.  A narrowed run prints its
- * table, checks those twins only and keeps no table file. */
+ * `test_broken_implementations 'async.tasks.*'`; `--device NAME` (repeated)
+ * to those devices, and `--fixture NAME` (repeated) runs the twins that
+ * name no fixtures of their own on those: a GPU session's budget cannot
+ * pay every twin on every fixture.  A narrowed run prints its table,
+ * checks the twins it ran only and keeps no table file. */
 #include <check.h>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -51,8 +54,17 @@ struct defect {
 
 static struct defect defects[MAX_DEFECTS];
 static int n_defects;
-/* Whether the arguments narrowed the run to some twins. */
+/* Whether the arguments narrowed the run to some twins, devices or
+ * fixtures. */
 static bool narrowed;
+
+/* --device and --fixture: none given means every device the twin's rule
+ * runs on here, every fixture (or the twin's own). */
+#define MAX_NAMED 16
+static const char* named_devices[MAX_NAMED];
+static int n_named_devices;
+static const char* named_fixtures[MAX_NAMED];
+static int n_named_fixtures;
 
 /* The text a twin's function `symbol` returns ("" when it has none). */
 static const char* twin_text(void* handle, const char* symbol) {
@@ -82,17 +94,37 @@ static void read_declarations(struct defect* d) {
   dlclose(handle);
 }
 
-/* Marks the twins the arguments name (by their name or their rule's ID,
- * as globs); every twin when there is none. */
+/* Reads --device and --fixture, and marks the twins the other arguments
+ * name (by their name or their rule's ID, as globs); every twin when none
+ * does. */
 static void select_defects(int argc, char** argv) {
-  narrowed = argc > 1;
-  for (int i = 0; i < n_defects; i++) {
-    defects[i].selected = !narrowed;
-    for (int a = 1; a < argc; a++) {
-      defects[i].selected |=
-          fnmatch(argv[a], defects[i].name, 0) == 0 || fnmatch(argv[a], defects[i].rule, 0) == 0;
+  const char* globs[MAX_NAMED];
+  int n_globs = 0;
+  for (int a = 1; a < argc; a++) {
+    bool device = strcmp(argv[a], "--device") == 0, fixture = strcmp(argv[a], "--fixture") == 0;
+    if ((device || fixture) && a + 1 < argc && n_named_devices < MAX_NAMED && n_named_fixtures < MAX_NAMED) {
+      if (device) named_devices[n_named_devices++] = argv[++a];
+      if (fixture) named_fixtures[n_named_fixtures++] = argv[++a];
+    } else if (n_globs < MAX_NAMED) {
+      globs[n_globs++] = argv[a];
     }
   }
+  narrowed = argc > 1;
+  for (int i = 0; i < n_defects; i++) {
+    defects[i].selected = n_globs == 0;
+    for (int g = 0; g < n_globs; g++) {
+      defects[i].selected |=
+          fnmatch(globs[g], defects[i].name, 0) == 0 || fnmatch(globs[g], defects[i].rule, 0) == 0;
+    }
+  }
+}
+
+/* Whether --device, if given, names `device`. */
+static bool device_named(const struct adc_device* device) {
+  for (int d = 0; d < n_named_devices; d++) {
+    if (strcmp(named_devices[d], device->name) == 0) return true;
+  }
+  return n_named_devices == 0;
 }
 
 static int by_name(const void* a, const void* b) {
@@ -144,7 +176,8 @@ struct outcome {
     int count;
   } statuses[MAX_STATUSES]; /* the statuses of its own rule's cases */
   int n_statuses;
-  int own_failures;        /* of its rule's cases, those failing (fail, crash, timeout, warning) */
+  int own_cases;           /* its rule's cases */
+  int own_failures;        /* of those, the ones failing (fail, crash, timeout, warning) */
   bool should_rule_failed; /* a SHOULD rule ended fail instead of warning */
   int other_failures;      /* cases of other rules failing */
   char first_other[256];   /* the first of those: "case: status: message" */
@@ -190,6 +223,7 @@ static void count_run(const struct defect* d, const struct adc_rule* rule, const
     const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
     if (strcmp(cJSON_GetObjectItem(item, "rule")->valuestring, d->rule) == 0) {
       count_status(o, status);
+      o->own_cases++;
       o->own_failures += is_failing(status);
       o->should_rule_failed |= rule->severity == ADC_SHOULD && strcmp(status, "fail") == 0;
     } else if (is_failing(status) && o->other_failures++ == 0) {
@@ -229,8 +263,12 @@ static void start_run(struct twin_run* run) {
                                             "--report-json",
                                             run->report};
   int n = 6;
-  for (int f = 0; f < d->n_shown_by; f++) {
-    snprintf(filters[f], sizeof(filters[f]), "%s/*/%s", run->device->name, d->shown_by[f]);
+  /* The twin's own fixtures, else those --fixture names, else every one. */
+  bool own = d->n_shown_by > 0;
+  int n_fixtures = own ? d->n_shown_by : n_named_fixtures < MAX_SHOWN_BY ? n_named_fixtures : MAX_SHOWN_BY;
+  for (int f = 0; f < n_fixtures; f++) {
+    snprintf(filters[f], sizeof(filters[f]), "%s/*/%s", run->device->name,
+             own ? d->shown_by[f] : named_fixtures[f]);
     args[n++] = "--filter";
     args[n++] = filters[f];
   }
@@ -255,9 +293,16 @@ static void run_selected_defects(void) {
   for (int i = 0; i < n_defects; i++) {
     const struct adc_rule* rule = adc_rule_find(defects[i].rule);
     if (!defects[i].selected || rule == NULL) continue;
+    int before = n_runs;
     for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_TEST_DEVICES; d++) {
-      if (runs_here(rule, adc_device_at(d))) runs[n_runs++] = (struct twin_run){i, adc_device_at(d), 0, ""};
+      const struct adc_device* device = adc_device_at(d);
+      if (device_named(device) && runs_here(rule, device)) {
+        runs[n_runs++] = (struct twin_run){i, device, 0, ""};
+      }
     }
+    /* A twin whose rule runs on none of the devices --device names is left
+     * out, not counted as missed. */
+    if (n_runs == before && n_named_devices > 0) defects[i].selected = false;
   }
   int started = 0, running = 0;
   while (started < n_runs || running > 0) {
@@ -275,6 +320,12 @@ static void run_selected_defects(void) {
       running--;
       break;
     }
+  }
+  /* A twin none of whose rule's cases fall on the fixtures --fixture
+   * names is left out, not counted as missed: those fixtures cannot show
+   * its defect. */
+  for (int i = 0; i < n_defects && n_named_fixtures > 0; i++) {
+    if (defects[i].n_shown_by == 0 && outcomes[i].own_cases == 0) defects[i].selected = false;
   }
 }
 

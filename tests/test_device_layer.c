@@ -12,6 +12,8 @@
 #include "consumer_feed/consumer_feed.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
+#include "rule_api/needs.h"
+#include "rule_api/rule.h"
 #include "support/clock.h"
 #include "support/pages.h"
 #include "test_support.h"
@@ -334,6 +336,39 @@ START_TEST(feed_places_read_only_buffers_only_where_the_device_can) {
 }
 END_TEST
 
+/* A rule that write-protects buffers needs a device that can: on one that
+ * cannot (every GPU), its cases are not_supported, and the tests that
+ * expect that ask the same question. */
+START_TEST(rules_needing_read_only_memory_need_a_device_that_has_it) {
+  struct adc_device device = sealed_device();
+  const struct adc_rule* rule = adc_rule_find("consumer.buffers.not_written");
+  ck_assert_ptr_nonnull(rule);
+  char why[256];
+  ck_assert(!adc_device_meets_needs(rule, &device, why, sizeof(why)));
+  ck_assert_str_eq(why, "the harness cannot make memory on sealed read-only");
+  ck_assert(adc_device_meets_needs(rule, cpu(), why, sizeof(why)));
+  ck_assert(adc_device_meets_needs(adc_rule_find("array.release.sets_null"), &device, why, sizeof(why)));
+}
+END_TEST
+
+/* A GPU device's event check reads sync_event and the handle in it only
+ * where they are readable: a wild pointer, or an event exported by value
+ * (its first word no address), fails with a message before the runtime is
+ * asked anything, so it needs no GPU. */
+START_TEST(gpu_event_check_rejects_unreadable_slots_and_handles) {
+  const struct adc_device* device = adc_device_find("cuda");
+  ck_assert_ptr_nonnull(device);
+  struct adc_error error;
+  ck_assert_int_eq(device->check_event(device, (void*)16, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "is not readable memory holding a cudaEvent_t"));
+  void* by_value = (void*)24; /* what a slot holding no event address holds */
+  ck_assert_int_eq(device->check_event(device, &by_value, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "not the handle of an event"));
+  void* null_handle = NULL;
+  ck_assert_int_eq(device->check_event(device, &null_handle, &error), -1);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("device_layer");
   TCase* operations = tcase_create("operations");
@@ -349,6 +384,8 @@ int main(void) {
   tcase_add_loop_test(comparisons, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);
   tcase_add_test(comparisons, data_that_cannot_be_copied_is_unresolved);
   tcase_add_test(comparisons, feed_places_read_only_buffers_only_where_the_device_can);
+  tcase_add_test(comparisons, rules_needing_read_only_memory_need_a_device_that_has_it);
+  tcase_add_test(operations, gpu_event_check_rejects_unreadable_slots_and_handles);
   suite_add_tcase(suite, comparisons);
   return run_suite(suite);
 }

@@ -9,7 +9,14 @@
  * copies; pinned host memory and managed memory are readable by the CPU
  * once the producer's event completed.  The queue is a stream: a pause is a
  * host function sleeping on it (cudaLaunchHostFunc), so that no kernel has
- * to be compiled into the harness. */
+ * to be compiled into the harness.
+ *
+ * Every stream of the harness is non-blocking (cudaStreamNonBlocking), and
+ * the harness copies only on streams of its own, through pinned memory:
+ * the legacy default stream waits for all work on blocking streams and is
+ * waited for by them, so a copy there would wait for a producer's late
+ * writes (and hide them), and a pageable copy may return before its bytes
+ * have landed, or wait for the stream's earlier work before it starts. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,9 +25,17 @@
 
 #include "device/device_kinds.h"
 #include "support/clock.h"
+#include "support/safe_read.h"
 
-/* Return codes and enumerators both runtimes share. */
-enum { GPU_SUCCESS = 0, GPU_NOT_READY = 600, GPU_HOST_TO_DEVICE = 1, GPU_DEVICE_TO_HOST = 2 };
+/* Return codes and enumerators both runtimes share: cudaMemcpyDefault and
+ * hipMemcpyDefault (the direction read from the pointers, which may be
+ * device, pinned host or managed memory), cudaStreamNonBlocking and
+ * hipStreamNonBlocking. */
+enum { GPU_SUCCESS = 0, GPU_NOT_READY = 600, GPU_MEMCPY_DEFAULT = 4, GPU_STREAM_NON_BLOCKING = 1 };
+
+/* The most a copy between host and device moves at once through the
+ * pinned bounce buffer; larger copies go in pieces. */
+#define BOUNCE_BYTES ((size_t)16 << 20)
 
 typedef void* gpu_stream;
 typedef void* gpu_event;
@@ -36,9 +51,8 @@ struct gpu_api {
   int (*malloc_managed)(void**, size_t, unsigned);
   int (*free_device)(void*);
   int (*free_host)(void*);
-  int (*memcpy)(void*, const void*, size_t, int);
   int (*memcpy_async)(void*, const void*, size_t, int, gpu_stream);
-  int (*stream_create)(gpu_stream*);
+  int (*stream_create_with_flags)(gpu_stream*, unsigned);
   int (*stream_synchronize)(gpu_stream);
   int (*stream_destroy)(gpu_stream);
   int (*launch_host_function)(gpu_stream, gpu_host_function, void*);
@@ -47,6 +61,7 @@ struct gpu_api {
   int (*event_query)(gpu_event);
   int (*event_synchronize)(gpu_event);
   int (*event_destroy)(gpu_event);
+  int (*device_get_attribute)(int*, int, int);
 };
 
 /* The index of the one member a runtime may lack. */
@@ -59,10 +74,17 @@ struct gpu_runtime {
   const char* symbols[19];        /* as struct gpu_api */
   unsigned host_alloc_flags;      /* cudaHostAllocDefault, hipHostMallocDefault */
   unsigned managed_attach_global; /* cudaMemAttachGlobal, hipMemAttachGlobal */
-  struct gpu_api api;             /* filled on first use, in a child */
-  void* handle;                   /* the runtime library, once loaded */
+  /* cudaDevAttrConcurrentManagedAccess, hipDeviceAttributeConcurrentManagedAccess */
+  int concurrent_managed_access;
+  const char* concurrent_managed_access_name;
+  struct gpu_api api; /* filled on first use, in a child */
+  void* handle;       /* the runtime library, once loaded */
   bool loaded;
   char load_error[256];
+  /* The harness's own copies (copy_to_host, copy_from_host): a stream of
+   * its own and a pinned bounce buffer of BOUNCE_BYTES, made on first use. */
+  gpu_stream transfers;
+  void* bounce;
 };
 
 static const char* const cuda_libraries[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12", NULL};
@@ -70,25 +92,32 @@ static struct gpu_runtime cuda = {
     .name = "CUDA",
     .libraries = cuda_libraries,
     .symbols = {"cudaGetDeviceCount", "cudaGetErrorString", "cudaSetDevice", "cudaMalloc", "cudaHostAlloc",
-                "cudaMallocManaged", "cudaFree", "cudaFreeHost", "cudaMemcpy", "cudaMemcpyAsync",
-                "cudaStreamCreate", "cudaStreamSynchronize", "cudaStreamDestroy", "cudaLaunchHostFunc",
-                "cudaEventCreate", "cudaEventRecord", "cudaEventQuery", "cudaEventSynchronize",
-                "cudaEventDestroy"},
+                "cudaMallocManaged", "cudaFree", "cudaFreeHost", "cudaMemcpyAsync",
+                "cudaStreamCreateWithFlags", "cudaStreamSynchronize", "cudaStreamDestroy",
+                "cudaLaunchHostFunc", "cudaEventCreate", "cudaEventRecord", "cudaEventQuery",
+                "cudaEventSynchronize", "cudaEventDestroy", "cudaDeviceGetAttribute"},
     .host_alloc_flags = 0,
     .managed_attach_global = 1,
+    .concurrent_managed_access = 89,
+    .concurrent_managed_access_name = "cudaDevAttrConcurrentManagedAccess",
 };
 
-static const char* const hip_libraries[] = {"libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6", NULL};
+/* libamdhip64.so.5 is Debian 12's HIP 5.2; ROCm 6 and 7 ship .6 and .7. */
+static const char* const hip_libraries[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+                                            "libamdhip64.so.5", NULL};
 static struct gpu_runtime hip = {
     .name = "HIP",
     .libraries = hip_libraries,
     .symbols = {"hipGetDeviceCount", "hipGetErrorString", "hipSetDevice", "hipMalloc", "hipHostMalloc",
-                "hipMallocManaged", "hipFree", "hipHostFree", "hipMemcpy", "hipMemcpyAsync",
-                "hipStreamCreate", "hipStreamSynchronize", "hipStreamDestroy", "hipLaunchHostFunc",
-                "hipEventCreate", "hipEventRecord", "hipEventQuery", "hipEventSynchronize",
-                "hipEventDestroy"},
+                "hipMallocManaged", "hipFree", "hipHostFree", "hipMemcpyAsync", "hipStreamCreateWithFlags",
+                "hipStreamSynchronize", "hipStreamDestroy", "hipLaunchHostFunc", "hipEventCreate",
+                "hipEventRecord", "hipEventQuery", "hipEventSynchronize", "hipEventDestroy",
+                "hipDeviceGetAttribute"},
     .host_alloc_flags = 0,
     .managed_attach_global = 1,
+    /* The enumerator's value in HIP 5.2's hip_runtime_api.h, as in ROCm 6. */
+    .concurrent_managed_access = 9,
+    .concurrent_managed_access_name = "hipDeviceAttributeConcurrentManagedAccess",
 };
 
 enum memory_kind { DEVICE_MEMORY, PINNED_HOST_MEMORY, MANAGED_MEMORY };
@@ -124,6 +153,7 @@ static int load(struct gpu_runtime* runtime, struct adc_error* error) {
     if (members[i] == NULL && !optional) {
       snprintf(runtime->load_error, sizeof(runtime->load_error), "the %s runtime lacks %s", runtime->name,
                runtime->symbols[i]);
+      dlclose(handle);
       return adc_fail(error, "%s", runtime->load_error);
     }
   }
@@ -142,6 +172,29 @@ static int check(const struct gpu_runtime* runtime, int code, const char* what, 
   return adc_fail(error, "%s: %s", what, runtime->api.get_error_string(code));
 }
 
+/* Managed memory is read in place by the harness while a producer's or
+ * the feed's stream may still run: only where the device lets the CPU
+ * touch managed memory concurrently with GPU work (otherwise any CPU access
+ * while a kernel runs faults).  Without it the device is unavailable, with
+ * that reason, rather than judged by reads that may fault. */
+static int check_concurrent_managed_access(const struct adc_device* device, struct adc_error* error) {
+  const struct gpu_backend* backend = device->backend;
+  struct gpu_runtime* runtime = backend->runtime;
+  if (backend->memory != MANAGED_MEMORY) return 0;
+  int concurrent = 0;
+  if (check(runtime,
+            runtime->api.device_get_attribute(&concurrent, runtime->concurrent_managed_access,
+                                              (int)device->device_id),
+            runtime->concurrent_managed_access_name, error) != 0) {
+    return -1;
+  }
+  if (concurrent) return 0;
+  return adc_fail(error,
+                  "%s is 0: the CPU may not read managed memory while the GPU runs work, and the harness "
+                  "reads %s buffers in place",
+                  runtime->concurrent_managed_access_name, device->name);
+}
+
 static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   if (load(runtime, error) != 0) return -1;
@@ -149,7 +202,10 @@ static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
   const char* counting = runtime->symbols[0];
   if (check(runtime, runtime->api.get_device_count(&count), counting, error) != 0) return -1;
   if (count <= device->device_id) return adc_fail(error, "%s found %d device(s)", counting, count);
-  return check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error);
+  if (check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error) != 0) {
+    return -1;
+  }
+  return check_concurrent_managed_access(device, error);
 }
 
 /* A version number as the runtime encodes it, as text: CUDA writes
@@ -204,10 +260,26 @@ static void gpu_describe(const struct adc_device* device, struct adc_device_desc
   }
 }
 
+/* spec: sync_event points to a cudaEvent_t / hipEvent_t.  The slot and the
+ * handle in it are read only where they are readable (an event handle is
+ * the address of the runtime's own record of it, in host memory), so that
+ * a wild pointer, or an event exported by value instead of by address (a
+ * common mistake), fails here with a clear message rather than crashing
+ * inside the runtime. */
 static int gpu_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
+  const char* type = device->event_type;
   gpu_event event;
-  memcpy(&event, sync_event, sizeof(event)); /* sync_event points to a cudaEvent_t / hipEvent_t */
+  if (adc_copy_readable(&event, sync_event, sizeof(event)) < sizeof(event)) {
+    return adc_fail(error, "sync_event %p is not readable memory holding a %s", sync_event, type);
+  }
+  unsigned char record[sizeof(void*)];
+  if (event == NULL || adc_copy_readable(record, event, sizeof(record)) < sizeof(record)) {
+    return adc_fail(error,
+                    "the %s at sync_event %p is %p, not the handle of an event (is sync_event the event "
+                    "itself rather than its address?)",
+                    type, sync_event, event);
+  }
   int code = runtime->api.event_query(event);
   if (code == GPU_SUCCESS || code == GPU_NOT_READY) return 0;
   return adc_fail(error, "sync_event %p holds no valid %s event: %s", sync_event, runtime->name,
@@ -223,17 +295,56 @@ static int gpu_wait_event(const struct adc_device* device, void* sync_event, str
   return check(runtime, runtime->api.event_synchronize(event), "waiting on sync_event", error);
 }
 
+/* The harness's transfer stream and bounce buffer, made on first use. */
+static int ready_transfers(struct gpu_runtime* runtime, struct adc_error* error) {
+  if (runtime->bounce != NULL) return 0;
+  if (check(runtime, runtime->api.stream_create_with_flags(&runtime->transfers, GPU_STREAM_NON_BLOCKING),
+            "creating the harness's transfer stream", error) != 0) {
+    return -1;
+  }
+  return check(runtime, runtime->api.malloc_host(&runtime->bounce, BOUNCE_BYTES, runtime->host_alloc_flags),
+               "allocating pinned memory for the harness's copies", error);
+}
+
+/* One piece of a copy on the transfer stream, complete when this returns:
+ * the bytes have landed (a pageable cudaMemcpy may return before), and no
+ * stream of a producer was waited for. */
+static int transfer(struct gpu_runtime* runtime, void* destination, const void* source, size_t size,
+                    const char* what, struct adc_error* error) {
+  if (check(runtime,
+            runtime->api.memcpy_async(destination, source, size, GPU_MEMCPY_DEFAULT, runtime->transfers),
+            what, error) != 0) {
+    return -1;
+  }
+  return check(runtime, runtime->api.stream_synchronize(runtime->transfers), what, error);
+}
+
 static int gpu_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
                             struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
-  return check(runtime, runtime->api.memcpy(host, source, size, GPU_DEVICE_TO_HOST), "copy to host", error);
+  if (ready_transfers(runtime, error) != 0) return -1;
+  for (size_t done = 0; done < size; done += BOUNCE_BYTES) {
+    size_t piece = size - done < BOUNCE_BYTES ? size - done : BOUNCE_BYTES;
+    if (transfer(runtime, runtime->bounce, (const char*)source + done, piece, "copy to host", error) != 0) {
+      return -1;
+    }
+    memcpy((char*)host + done, runtime->bounce, piece);
+  }
+  return 0;
 }
 
 static int gpu_copy_from_host(const struct adc_device* device, void* destination, const void* host,
                               size_t size, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
-  return check(runtime, runtime->api.memcpy(destination, host, size, GPU_HOST_TO_DEVICE), "copy from host",
-               error);
+  if (ready_transfers(runtime, error) != 0) return -1;
+  for (size_t done = 0; done < size; done += BOUNCE_BYTES) {
+    size_t piece = size - done < BOUNCE_BYTES ? size - done : BOUNCE_BYTES;
+    memcpy(runtime->bounce, (const char*)host + done, piece);
+    if (transfer(runtime, (char*)destination + done, runtime->bounce, piece, "copy from host", error) != 0) {
+      return -1;
+    }
+  }
+  return 0;
 }
 
 static void* gpu_allocate(const struct adc_device* device, size_t size, bool protectable,
@@ -281,10 +392,13 @@ static bool own(struct owned_blocks* list, void* block) {
 
 struct adc_device_queue {
   struct gpu_runtime* runtime;
-  gpu_stream stream;
-  /* What the stream reads later: host copies of queued bytes, the seconds
-   * of each pause. */
+  gpu_stream stream; /* non-blocking: it neither waits for nor holds up the legacy default stream */
+  /* What the stream reads later: the seconds of each pause (malloc), and
+   * pinned host copies of queued bytes, so that a queued copy returns at
+   * once and runs behind the pause (a copy from pageable memory would wait
+   * for the stream's earlier work before it returned). */
   struct owned_blocks blocks;
+  struct owned_blocks pinned;
   /* Each a gpu_event, created and recorded: handed out as sync_event. */
   struct owned_blocks events;
 };
@@ -296,8 +410,9 @@ static struct adc_device_queue* gpu_queue_new(const struct adc_device* device, s
     return NULL;
   }
   queue->runtime = runtime_of(device);
-  if (check(queue->runtime, queue->runtime->api.stream_create(&queue->stream), "creating a stream", error) !=
-      0) {
+  if (check(queue->runtime,
+            queue->runtime->api.stream_create_with_flags(&queue->stream, GPU_STREAM_NON_BLOCKING),
+            "creating a stream", error) != 0) {
     free(queue);
     return NULL;
   }
@@ -334,12 +449,20 @@ static int gpu_queue_hold(struct adc_device_queue* queue, double seconds, struct
 
 static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destination, const void* host,
                                     size_t size, struct adc_error* error) {
-  void* staging = owned_copy(queue, host, size);
-  if (staging == NULL) return adc_fail(error, "out of memory for a queued copy");
-  return check(
-      queue->runtime,
-      queue->runtime->api.memcpy_async(destination, staging, size, GPU_HOST_TO_DEVICE, queue->stream),
-      "queueing a copy", error);
+  struct gpu_runtime* runtime = queue->runtime;
+  void* staging = NULL;
+  if (check(runtime, runtime->api.malloc_host(&staging, size ? size : 1, runtime->host_alloc_flags),
+            "allocating pinned memory for a queued copy", error) != 0) {
+    return -1;
+  }
+  if (!own(&queue->pinned, staging)) {
+    runtime->api.free_host(staging);
+    return adc_fail(error, "out of memory for a queued copy");
+  }
+  memcpy(staging, host, size);
+  return check(runtime,
+               runtime->api.memcpy_async(destination, staging, size, GPU_MEMCPY_DEFAULT, queue->stream),
+               "queueing a copy", error);
 }
 
 static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_error* error) {
@@ -377,6 +500,8 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
     free(queue->events.items[i]);
   }
   for (size_t i = 0; i < queue->blocks.count; i++) free(queue->blocks.items[i]);
+  for (size_t i = 0; i < queue->pinned.count; i++) queue->runtime->api.free_host(queue->pinned.items[i]);
+  free(queue->pinned.items);
   queue->runtime->api.stream_destroy(queue->stream);
   free(queue->events.items);
   free(queue->blocks.items);

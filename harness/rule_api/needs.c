@@ -1,5 +1,7 @@
 #include "rule_api/needs.h"
 
+#include <stdio.h>
+
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
                                                const struct adc_device* device) {
   return adc_entry_point_in_form(entry_point, device->batches_as_device_arrays);
@@ -41,10 +43,20 @@ static bool exports(struct adc_case_context* ctx, adc_entry_point_set needed) {
   return false;
 }
 
+bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device* device, char* why,
+                            size_t size) {
+  if (rule->needs_read_only_memory && device->protect_read_only == NULL) {
+    snprintf(why, size, "the harness cannot make memory on %s read-only", device->name);
+    return false;
+  }
+  return true;
+}
+
 bool adc_needs_met(struct adc_case_context* ctx) {
   if (!ctx->rule->judges_missing_entry_points && !exports(ctx, needs_on_device(ctx))) return false;
-  if (ctx->rule->needs_read_only_memory && ctx->device->protect_read_only == NULL) {
-    adc_not_supported(ctx, "the harness cannot make memory on %s read-only", ctx->device->name);
+  char why[256];
+  if (!adc_device_meets_needs(ctx->rule, ctx->device, why, sizeof(why))) {
+    adc_not_supported(ctx, "%s", why);
     return false;
   }
   return true;
