@@ -49,6 +49,9 @@ struct defect {
   /* The fixtures that show the defect; none: every fixture. */
   char shown_by[MAX_SHOWN_BY][64];
   int n_shown_by;
+  /* The devices on which it shows (broken_ShownOnDevices), separated by
+   * spaces; "": every device its rule runs on. */
+  char shown_on[256];
   bool selected; /* the arguments, if any, name it */
 };
 
@@ -91,6 +94,7 @@ static void read_declarations(struct defect* d) {
        name = strtok(NULL, " ")) {
     snprintf(d->shown_by[d->n_shown_by++], sizeof(d->shown_by[0]), "%s", name);
   }
+  snprintf(d->shown_on, sizeof(d->shown_on), "%s", twin_text(handle, "broken_ShownOnDevices"));
   dlclose(handle);
 }
 
@@ -119,10 +123,23 @@ static void select_defects(int argc, char** argv) {
   }
 }
 
-/* Whether --device, if given, names `device`. */
-static bool device_named(const struct adc_device* device) {
-  for (int d = 0; d < n_named_devices; d++) {
-    if (strcmp(named_devices[d], device->name) == 0) return true;
+/* Whether `name` is one of the words of `list`. */
+static bool among_words(const char* list, const char* name) {
+  size_t length = strlen(name);
+  for (const char* p = strstr(list, name); p != NULL; p = strstr(p + 1, name)) {
+    bool starts = p == list || p[-1] == ' ';
+    bool ends = p[length] == '\0' || p[length] == ' ';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+/* Whether twin `d` is run on `device`: --device, if given, names it, and
+ * the twin shows its defect there (broken_ShownOnDevices). */
+static bool device_named(const struct defect* d, const struct adc_device* device) {
+  if (d->shown_on[0] != '\0' && !among_words(d->shown_on, device->name)) return false;
+  for (int n = 0; n < n_named_devices; n++) {
+    if (strcmp(named_devices[n], device->name) == 0) return true;
   }
   return n_named_devices == 0;
 }
@@ -296,13 +313,14 @@ static void run_selected_defects(void) {
     int before = n_runs;
     for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_TEST_DEVICES; d++) {
       const struct adc_device* device = adc_device_at(d);
-      if (device_named(device) && runs_here(rule, device)) {
+      if (device_named(&defects[i], device) && runs_here(rule, device)) {
         runs[n_runs++] = (struct twin_run){i, device, 0, ""};
       }
     }
-    /* A twin whose rule runs on none of the devices --device names is left
-     * out, not counted as missed. */
-    if (n_runs == before && n_named_devices > 0) defects[i].selected = false;
+    /* A twin whose rule runs on none of the devices --device names, or that
+     * shows its defect on none of them, is left out, not counted as missed. */
+    if (n_runs == before && (n_named_devices > 0 || defects[i].shown_on[0] != '\0'))
+      defects[i].selected = false;
   }
   int started = 0, running = 0;
   while (started < n_runs || running > 0) {
