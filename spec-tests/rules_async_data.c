@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "device_id_label.h"
 #include "rule_api/async_handler.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/producer_calls.h"
@@ -89,6 +90,29 @@ static void task_device_type_matches_producer(struct adc_case_context* ctx) {
       adc_violation(ctx, "the array of task %d has device_type %d, the producer's is %d", task,
                     (int)array->device_type, (int)seen.producer_device_type);
     }
+  }
+  adc_async_release_results(run);
+}
+
+/* ArrowAsyncProducer has a device type and no device id: each array
+ * names its device itself, and this stream was asked for on one (plugin
+ * ABI).  An array of another type than the device's points at the rule on
+ * the producer's type when the array follows it, else at the one on the
+ * arrays' type. */
+static void task_device_id_matches_request(struct adc_case_context* ctx) {
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
+  if (run == NULL) return;
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  for (int task = 0; task < seen.tasks && !ctx->has_verdict; task++) {
+    const struct ArrowDeviceArray* array = adc_async_array(ctx, run, task);
+    if (array == NULL) continue;
+    char which[48];
+    snprintf(which, sizeof(which), "the array of task %d", task);
+    adc_judge_device_id(ctx, array, which,
+                        array->device_type == seen.producer_device_type
+                            ? "async.producer.device_type_matches_request"
+                            : "async.task.device_type_matches_producer");
   }
   adc_async_release_results(run);
 }
@@ -205,6 +229,18 @@ static const struct adc_rule rules[] = {
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
         .run = task_device_type_matches_producer,
+    },
+    {
+        .id = "async.task.device_id_matches_request",
+        .clause = ADC_DEVICE_ID_CLAUSE,
+        .sentence = ADC_DEVICE_ID_SENTENCE,
+        .method = "Extracts every task of the stream inside on_next_task and checks each array's device_id "
+                  "is the id the stream was requested on (MUST: see erratum E12).",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportAsyncFromJson),
+        .devices = &adc_devices_with_ids,
+        .run = task_device_id_matches_request,
     },
     {
         .id = "async.task.matches_fixture",

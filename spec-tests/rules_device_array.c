@@ -1,7 +1,9 @@
 /* Rules on the members ArrowDeviceArray adds to ArrowArray
  * (spec: "The ArrowDeviceArray structure"). */
 #include <inttypes.h>
+#include <stdio.h>
 
+#include "device_id_label.h"
 #include "rule_api/producer_calls.h"
 
 /* Runs `check` on every batch exported with ExportDeviceBatchFromJson,
@@ -42,6 +44,17 @@ static void check_device_type(struct adc_case_context* ctx, int batch, const str
 
 static void device_type_matches(struct adc_case_context* ctx) {
   for_each_device_batch(ctx, check_device_type);
+}
+
+static void check_device_id_matches(struct adc_case_context* ctx, int batch,
+                                    const struct ArrowDeviceArray* out) {
+  char which[32];
+  snprintf(which, sizeof(which), "batch %d", batch);
+  adc_judge_device_id(ctx, out, which, "device_array.device_type.matches_request");
+}
+
+static void device_id_matches(struct adc_case_context* ctx) {
+  for_each_device_batch(ctx, check_device_id_matches);
 }
 
 static void check_device_id(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
@@ -101,6 +114,18 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
         .run = device_type_matches,
+    },
+    {
+        .id = "device_array.device_id.matches_request",
+        .clause = ADC_DEVICE_ID_CLAUSE,
+        .sentence = ADC_DEVICE_ID_SENTENCE,
+        .method = "Exports every batch to the device under test and checks device_id is the id requested "
+                  "(MUST: see erratum E12).",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportDeviceBatchFromJson),
+        .devices = &adc_devices_with_ids,
+        .run = device_id_matches,
     },
     {
         .id = "device_array.device_id.cpu_minus_one",

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_id_label.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/library_text.h"
 #include "rule_api/output_slot.h"
@@ -129,6 +130,32 @@ static void next_device_type_matches_stream(struct adc_case_context* ctx) {
       adc_violation(ctx, "batch %d has device_type %d, the stream %d", batch, (int)array->device_type,
                     (int)stream->device_type);
     }
+    adc_stream_release_array(array);
+  }
+  stream->release(stream);
+}
+
+/* The rule that judges a batch's device_type, which device_id depends on:
+ * the batch's own against the stream's, else the stream's against the
+ * device asked for. */
+static const char* rule_on_type_of(const struct ArrowDeviceArrayStream* stream,
+                                   const struct ArrowDeviceArray* array) {
+  return array->device_type != stream->device_type ? "device_stream.next.device_type_matches_stream"
+                                                   : "device_stream.device_type.matches_request";
+}
+
+/* spec (Semantics): chunks share a device type "but not necessarily the
+ * same device id"; each still names the device its data are on, and this
+ * stream was asked for on one (plugin ABI). */
+static void next_device_id_matches_request(struct adc_case_context* ctx) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    struct ArrowDeviceArray* array = adc_stream_next_or_unresolved(ctx, stream, batch);
+    if (array == NULL) break;
+    char which[32];
+    snprintf(which, sizeof(which), "batch %d", batch);
+    adc_judge_device_id(ctx, array, which, rule_on_type_of(stream, array));
     adc_stream_release_array(array);
   }
   stream->release(stream);
@@ -408,6 +435,17 @@ static const struct adc_rule rules[] = {
         .devices = &adc_devices_for_streams,
         .needs = ADC_NEED(ExportDeviceStreamFromJson),
         .run = next_device_type_matches_stream,
+    },
+    {
+        .id = "device_stream.next.device_id_matches_request",
+        .clause = ADC_DEVICE_ID_CLAUSE,
+        .sentence = ADC_DEVICE_ID_SENTENCE,
+        .method = "Reads every batch and checks each one's device_id is the id the stream was requested on "
+                  "(MUST: see erratum E12).",
+        .role = ADC_ROLE_PRODUCER,
+        .devices = &adc_devices_with_ids,
+        .needs = ADC_NEED(ExportDeviceStreamFromJson),
+        .run = next_device_id_matches_request,
     },
     {
         .id = ADC_RULE_STREAM_BATCHES,
