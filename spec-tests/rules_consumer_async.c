@@ -17,6 +17,7 @@
 
 #include "consumer_alteration.h"
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_waiting.h"
 #include "rule_api/consumer_calls.h"
 
 /* What came of handing one async producer to the consumer. */
@@ -342,6 +343,22 @@ static void accepts_callbacks_after_cancel(struct adc_case_context* ctx) {
   }
 }
 
+/* Hands the consumer a clean async stream whose arrays are written late. */
+static bool hand_async_late(struct adc_case_context* ctx, void* context, double late_write_seconds,
+                            const char** message) {
+  (void)context;
+  struct adc_feed_async_options options = clean;
+  options.late_write_seconds = late_write_seconds;
+  struct async_run run;
+  if (!hand_async(ctx, &options, &run) || stalled(ctx, &run)) return false;
+  *message = run.message;
+  return true;
+}
+
+static void waited_before_reading(struct adc_case_context* ctx) {
+  adc_judge_waiting(ctx, "the async stream", hand_async_late, NULL);
+}
+
 static const struct adc_rule rules[] = {
     {
         .id = "consumer.async.releases_schema",
@@ -507,6 +524,22 @@ static const struct adc_rule rules[] = {
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
         .run = accepts_callbacks_after_cancel,
+    },
+    {
+        .id = "consumer.async.sync_event.waited_before_reading",
+        .clause = "ArrowDeviceArray.sync_event",
+        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
+        .method = "Hands the consumer a clean async stream, then one whose every extracted array comes with "
+                  "its values not yet written and a sync_event of its own that completes once they are "
+                  "(written as the consumer begins to synchronise on that event on the simulated device, "
+                  "exactly; 0.3 s after the export on a GPU); the consumer must find the stream equal to the "
+                  "fixture (MUST: erratum E6).",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_late_writes,
+        .fixtures = &adc_fixtures_with_values,
+        .run = waited_before_reading,
     },
 };
 

@@ -11,6 +11,7 @@
 
 #include "consumer_alteration.h"
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_waiting.h"
 #include "rule_api/consumer_calls.h"
 
 /* What came of handing one stream to the consumer. */
@@ -164,6 +165,22 @@ static void detects_altered_data(struct adc_case_context* ctx) {
   }
 }
 
+/* Hands the consumer a clean stream whose batches are written late. */
+static bool hand_stream_late(struct adc_case_context* ctx, void* context, double late_write_seconds,
+                             const char** message) {
+  (void)context;
+  struct adc_feed_stream_options options = clean;
+  options.late_write_seconds = late_write_seconds;
+  struct stream_run run;
+  if (!hand_stream(ctx, &options, &run)) return false;
+  *message = run.message;
+  return true;
+}
+
+static void waited_before_reading(struct adc_case_context* ctx) {
+  adc_judge_waiting(ctx, "the stream", hand_stream_late, NULL);
+}
+
 static const struct adc_rule rules[] = {
     {
         .id = "consumer.device_stream.releases_stream_once",
@@ -241,6 +258,24 @@ static const struct adc_rule rules[] = {
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_values,
         .run = detects_altered_data,
+    },
+    {
+        .id = "consumer.device_stream.sync_event.waited_before_reading",
+        .clause = "ArrowDeviceArray.sync_event",
+        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
+        .method =
+            "Hands the consumer a clean stream, then one whose every batch comes with its values not yet "
+            "written and a sync_event of its own that completes once they are (written as the "
+            "consumer begins to synchronise on that event on the simulated device, exactly; 0.3 s "
+            "after the export on a GPU); the consumer must find the stream equal to the fixture. A "
+            "batch fetched ahead stays unwritten until its own event is synchronised on (MUST: erratum "
+            "E6).",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportDeviceStreamAndCompareToJson),
+        .devices = &adc_devices_for_late_writes,
+        .fixtures = &adc_fixtures_with_values,
+        .run = waited_before_reading,
     },
 };
 

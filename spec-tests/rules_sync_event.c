@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_waiting.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/producer_calls.h"
@@ -80,45 +81,30 @@ static void null_means_ready(struct adc_case_context* ctx) {
   judge_batches(ctx, false);
 }
 
-/* How late the consumer feed writes values for the consumer's rule on a
- * device whose queue cannot tell when the consumer synchronises (a GPU):
- * the consumer has that long to read the wrong bytes if it does not wait.
- * On the simulated device they are written as its synchronisation begins. */
-#define LATE_WRITE_SECONDS 0.3
-
-/* How the values of a late batch were written, for the rule's message. */
-static void describe_late_write(const struct adc_device* device, char* out, size_t size) {
-  if (device->hold_follows_synchronisation) {
-    snprintf(out, size, "its values were written only as a synchronisation on its sync_event began");
+/* Hands the consumer batch `*context` of a fresh feed. */
+static bool hand_batch(struct adc_case_context* ctx, void* context, double late_write_seconds,
+                       const char** message) {
+  const int batch = *(const int*)context;
+  const struct adc_feed_layout layout = {.late_write_seconds = late_write_seconds};
+  struct adc_feed* feed = adc_feed_new(ctx->device);
+  struct ArrowDeviceArray array;
+  struct adc_error error;
+  bool handed = adc_feed_export_batch(feed, ctx->fixture, batch, &layout, &array, &error) == 0;
+  if (handed) {
+    *message = adc_import_batch(ctx, batch, &array);
   } else {
-    snprintf(out, size, "its values were written %.1f s after the export", LATE_WRITE_SECONDS);
+    adc_unresolved(ctx, "the consumer feed could not export batch %d%s: %s", batch,
+                   late_write_seconds > 0 ? " late" : "", error.message);
   }
+  adc_feed_free(feed);
+  return handed && !ctx->has_verdict;
 }
 
 static void consumer_waits(struct adc_case_context* ctx) {
-  static const struct adc_feed_layout late = {.late_write_seconds = LATE_WRITE_SECONDS};
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct adc_feed* feed = adc_feed_new(ctx->device);
-    struct ArrowDeviceArray ready;
-    struct ArrowDeviceArray delayed;
-    struct adc_error error;
-    const char* message = NULL;
-    /* First the batch with no event, complete: a consumer that rejects it
-     * cannot be judged on waiting. */
-    if (adc_feed_export_batch(feed, ctx->fixture, batch, NULL, &ready, &error) != 0) {
-      adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
-    } else if ((message = adc_import_batch(ctx, batch, &ready)) != NULL) {
-      adc_unresolved(ctx, "batch %d: the consumer rejected it with its data complete and no event: %s", batch,
-                     message);
-    } else if (adc_feed_export_batch(feed, ctx->fixture, batch, &late, &delayed, &error) != 0) {
-      adc_unresolved(ctx, "the consumer feed could not export batch %d late: %s", batch, error.message);
-    } else if ((message = adc_import_batch(ctx, batch, &delayed)) != NULL) {
-      char how[128];
-      describe_late_write(ctx->device, how, sizeof(how));
-      adc_violation(ctx, "batch %d: %s, then its sync_event completed; the consumer reported: %s", batch, how,
-                    message);
-    }
-    adc_feed_free(feed);
+    char what[32];
+    snprintf(what, sizeof(what), "batch %d", batch);
+    adc_judge_waiting(ctx, what, hand_batch, &batch);
   }
 }
 
@@ -126,12 +112,6 @@ static bool has_event_type(const struct adc_device* device) {
   return device->event_type != NULL;
 }
 static const struct adc_device_filter with_event_type = {has_event_type, "with an event type"};
-
-static bool has_event_type_and_queue(const struct adc_device* device) {
-  return device->event_type != NULL && adc_device_has_queue(device);
-}
-static const struct adc_device_filter with_queue = {
-    has_event_type_and_queue, "with an event type and a queue the harness can write late with"};
 
 static const char producer_sentence[] =
     "If an event is provided, then the producer MUST ensure that the exported data is available on the "
@@ -179,9 +159,7 @@ static const struct adc_rule rules[] = {
     {
         .id = "consumer.sync_event.waited_before_reading",
         .clause = "ArrowDeviceArray.sync_event",
-        .sentence = "If this is non-null then it MUST be used to call the appropriate sync method for the "
-                    "device (e.g. cudaStreamWaitEvent or hipStreamWaitEvent) before attempting to access "
-                    "the memory in the buffers.",
+        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
         .method = "Hands the consumer each batch with its values not yet written and a sync_event that "
                   "completes once they are: on the simulated device they are written as the consumer begins "
                   "to synchronise on the event (a wait or a query), exactly; on a GPU 0.3 s after the "
@@ -189,7 +167,7 @@ static const struct adc_rule rules[] = {
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
-        .devices = &with_queue,
+        .devices = &adc_devices_for_late_writes,
         .fixtures = &adc_fixtures_with_values,
         .run = consumer_waits,
     },

@@ -369,6 +369,62 @@ START_TEST(gpu_event_check_rejects_unreadable_slots_and_handles) {
 }
 END_TEST
 
+/* Whether the first `size` bytes of `buffer` on the device all hold the
+ * consumer feed's not-yet-written fill. */
+static bool not_yet_written(const struct adc_device* device, const void* buffer, size_t size) {
+  unsigned char host[64];
+  struct adc_error error;
+  ck_assert_uint_le(size, sizeof(host));
+  ck_assert_int_eq(device->copy_to_host(device, host, buffer, size, &error), 0);
+  for (size_t i = 0; i < size; i++) {
+    if (host[i] != ADC_FEED_NOT_YET_WRITTEN) return false;
+  }
+  return true;
+}
+
+/* A stream of the consumer feed with late writes: each batch has an event
+ * of its own, and only a synchronisation on it (or a later one) writes the
+ * batch.  A consumer that fetches every batch ahead is held by none of
+ * them, the release of one batch writes no other, and a batch read without
+ * waiting holds the fill. */
+START_TEST(feed_stream_writes_each_batch_behind_its_own_event) {
+  const struct adc_device* device = simulated();
+  struct arrow_json_file file = load(FIXTURE("multi_batch"));
+  ck_assert_int_eq(file.n_batches, 3);
+  struct adc_case_context ctx = context(device, &file);
+  struct adc_feed* feed = adc_feed_new(device);
+  const struct adc_feed_stream_options options = {
+      .fail_at_batch = -1, .altered_batch = -1, .late_write_seconds = 10.0};
+  struct ArrowDeviceArrayStream stream;
+  struct adc_error error;
+  ck_assert_int_eq(adc_feed_export_stream(feed, &file, &options, &stream, &error), 0);
+  struct ArrowDeviceArray batches[3];
+  for (int b = 0; b < 3; b++) {
+    ck_assert_int_eq(stream.get_next(&stream, &batches[b]), 0);
+    ck_assert_ptr_nonnull(batches[b].sync_event);
+    ck_assert(b == 0 || batches[b].sync_event != batches[b - 1].sync_event);
+  }
+  /* Batch 2's first column: 4 int32 values, none written yet. */
+  const void* values = batches[2].array.children[0]->buffers[1];
+  ck_assert(not_yet_written(device, values, 4 * sizeof(int32_t)));
+  batches[0].array.release(&batches[0].array); /* writes batch 0 only */
+  adc_sleep_seconds(0.02);
+  ck_assert(not_yet_written(device, values, 4 * sizeof(int32_t)));
+  /* A wait far shorter than the 10 s a timed hold would take. */
+  const double start = adc_now_seconds();
+  ck_assert_int_eq(device->wait_event(device, batches[2].sync_event, &error), 0);
+  ck_assert_double_lt(adc_now_seconds() - start, 5.0);
+  char difference[512];
+  ck_assert_msg(adc_compare_batch(&ctx, 2, &batches[2].array, difference, sizeof(difference)) == 0, "%s",
+                difference);
+  ck_assert_int_eq(device->wait_event(device, batches[1].sync_event, &error), 0);
+  for (int b = 1; b < 3; b++) batches[b].array.release(&batches[b].array);
+  stream.release(&stream);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("device_layer");
   TCase* operations = tcase_create("operations");
@@ -386,6 +442,7 @@ int main(void) {
   tcase_add_test(comparisons, feed_places_read_only_buffers_only_where_the_device_can);
   tcase_add_test(comparisons, rules_needing_read_only_memory_need_a_device_that_has_it);
   tcase_add_test(operations, gpu_event_check_rejects_unreadable_slots_and_handles);
+  tcase_add_test(comparisons, feed_stream_writes_each_batch_behind_its_own_event);
   suite_add_tcase(suite, comparisons);
   return run_suite(suite);
 }

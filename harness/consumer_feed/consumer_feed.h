@@ -104,6 +104,12 @@ struct adc_feed_stream_options {
   /* This batch is exported with one value altered (alter_one_value of
    * adc_feed_layout); -1: none. */
   int64_t altered_batch;
+  /* Every batch is exported with late writes (late_write_seconds of
+   * adc_feed_layout) and its own sync_event; 0: none.  The batches share the
+   * feed's queue, each held until its own event (or a later one) is
+   * synchronised on: a batch fetched ahead stays unwritten, and releasing
+   * one batch writes no other. */
+  double late_write_seconds;
 };
 
 /* Returns 0 with `out` exported (its device_type the feed's device's), or
@@ -156,6 +162,10 @@ struct adc_feed_async_options {
   /* This batch is exported with one value altered (alter_one_value of
    * adc_feed_layout); -1: none. */
   int64_t altered_batch;
+  /* Every array extract_data hands out is exported with late writes
+   * (late_write_seconds of adc_feed_layout) and its own sync_event, as the
+   * stream's options have it; 0: none. */
+  double late_write_seconds;
   /* on_schema is called from inside start, before start returns, and the
    * stream goes on on that thread while the consumer has credit (it
    * requested from inside on_schema); then the delivery thread takes over. */

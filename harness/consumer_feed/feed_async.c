@@ -5,7 +5,9 @@
  * joins the delivery thread first: a callback the consumer calls late (a
  * second extract_data, request from inside release) finds them intact and
  * is counted.  The schema and the arrays are the feed's own exports, with
- * their records (feed_records.h), so their releases are counted there.
+ * their records (feed_records.h), so their releases are counted there;
+ * each array is exported as feed_batch.c makes any batch, late writes
+ * included.
  *
  * Threads: the handler's callbacks are made by one thread at a time (the
  * consumer's, inside start, then the delivery thread), never while holding
@@ -125,10 +127,10 @@ static int extract_data(struct ArrowAsyncTask* task, struct ArrowDeviceArray* ou
   pthread_mutex_lock(&producer->mutex);
   int code = 0;
   if (++record->extract_calls == 1 && out != NULL) {
-    static const struct adc_feed_layout altered = {.alter_one_value = true};
-    const struct adc_feed_layout* layout = record->batch == producer->options.altered_batch ? &altered : NULL;
+    const struct adc_feed_layout layout = feed_streamed_layout(record->batch, producer->options.altered_batch,
+                                                               producer->options.late_write_seconds);
     struct adc_error error;
-    if (adc_feed_export_batch(producer->feed, producer->file, record->batch, layout, out, &error) == 0) {
+    if (adc_feed_export_batch(producer->feed, producer->file, record->batch, &layout, out, &error) == 0) {
       record->array = out->array.private_data;
     } else {
       producer->feed_error = error;

@@ -274,6 +274,11 @@ static int start_late_writes(struct export_state* state) {
   return feed->device->queue_hold(feed->queue, state->layout->late_write_seconds, state->error);
 }
 
+struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds) {
+  return (struct adc_feed_layout){.alter_one_value = batch == altered_batch,
+                                  .late_write_seconds = late_write_seconds};
+}
+
 /* Exports the batch into `out` (see adc_feed_export_batch). */
 static int export_batch(struct export_state* state, int64_t batch_index, struct ArrowDeviceArray* out);
 

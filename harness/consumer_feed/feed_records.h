@@ -36,6 +36,11 @@ void feed_streams_free(struct adc_feed* feed);
  * them and the records of their tasks (feed_async.c). */
 void feed_asyncs_free(struct adc_feed* feed);
 
+/* The layout a stream or an async producer of the feed exports batch
+ * `batch` with: one value altered when it is `altered_batch`, and late
+ * writes when `late_write_seconds` is positive (feed_batch.c). */
+struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds);
+
 /* A record for a structure whose private data is `payload`; `parent` is NULL
  * for a base structure. */
 struct feed_record* feed_record_add(struct adc_feed* feed, void* payload, const void* home,

@@ -7,7 +7,9 @@
  * touching anything else.  Schemas and arrays are the feed's own exports,
  * each with a record of its own, so the feed counts their releases too;
  * their lifetimes are not tied to the stream's (spec: "Result lifetimes"),
- * and nothing here frees them. */
+ * and nothing here frees them.  Each batch is exported as feed_batch.c
+ * makes any batch, late writes included: a stream with late_write_seconds
+ * hands out batches each behind its own hold and sync_event. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,11 +89,10 @@ static int get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArr
     *out = (struct ArrowDeviceArray){.device_id = device->device_id, .device_type = device->arrow_type};
     return succeeded(record);
   }
-  static const struct adc_feed_layout altered = {.alter_one_value = true};
-  const struct adc_feed_layout* layout =
-      record->next_batch == record->options.altered_batch ? &altered : NULL;
+  const struct adc_feed_layout layout = feed_streamed_layout(
+      record->next_batch, record->options.altered_batch, record->options.late_write_seconds);
   struct adc_error error;
-  if (adc_feed_export_batch(record->feed, record->file, record->next_batch, layout, out, &error) != 0)
+  if (adc_feed_export_batch(record->feed, record->file, record->next_batch, &layout, out, &error) != 0)
     return feed_failed(record, &error);
   record->next_batch++;
   return succeeded(record);

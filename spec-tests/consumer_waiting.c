@@ -1,0 +1,44 @@
+#include "consumer_waiting.h"
+
+#include <stdio.h>
+
+#include "device/device.h"
+
+/* How late the consumer feed writes the values on a device whose queue
+ * cannot tell when the consumer synchronises (a GPU): the consumer has that
+ * long to read the fill bytes if it does not wait.  On the simulated device
+ * they are written as its synchronisation begins, whatever the load. */
+#define LATE_WRITE_SECONDS 0.3
+
+static bool has_event_type_and_queue(const struct adc_device* device) {
+  return device->event_type != NULL && adc_device_has_queue(device);
+}
+const struct adc_device_filter adc_devices_for_late_writes = {
+    has_event_type_and_queue, "with an event type and a queue the harness can write late with"};
+
+/* How the values of a late batch were written, for the rule's message. */
+static void describe_late_write(const struct adc_device* device, char* out, size_t size) {
+  if (device->hold_follows_synchronisation) {
+    snprintf(out, size, "they were written only as a synchronisation on its sync_event began");
+  } else {
+    snprintf(out, size, "they were written %.1f s after the export", LATE_WRITE_SECONDS);
+  }
+}
+
+void adc_judge_waiting(struct adc_case_context* ctx, const char* what, adc_hand_to_consumer hand,
+                       void* context) {
+  const char* message = NULL;
+  if (!hand(ctx, context, 0, &message)) return;
+  if (message != NULL) {
+    adc_unresolved(ctx, "%s: the consumer rejected it with its data complete and no event: %s", what,
+                   message);
+    return;
+  }
+  if (!hand(ctx, context, LATE_WRITE_SECONDS, &message) || message == NULL) return;
+  char how[128];
+  describe_late_write(ctx->device, how, sizeof(how));
+  adc_violation(ctx,
+                "%s: each batch's values were not yet written when it was handed over; %s, and the event "
+                "completed after them. The consumer reported: %s",
+                what, how, message);
+}
