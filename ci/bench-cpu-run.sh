@@ -4,7 +4,8 @@
 # fails on a slow machine.
 #   0. The main job (ci/run-reference.sh: --device all) with 2 jobs: wall
 #      time and cases judged (target: at most 0.5 s on 2 idle cores without
-#      a GPU), and per device the median and longest case.
+#      a GPU), and per device the median and longest case; and with the
+#      default jobs (one per CPU, plus one), as ci/run-reference.sh runs it.
 #   1. Wall time with one job per CPU (target: under 0.2 s on a 2-core machine),
 #      over the cases that do not wait by design; the async cases, which do
 #      (the harness leaves producers 10 ms to hand out what they were not
@@ -49,8 +50,10 @@ serial=()
 floor=()
 async=()
 main=()
+main_default=()
 for _ in $(seq "$rounds"); do
   main+=("$(seconds "$conform" "${main_job[@]}")")
+  main_default+=("$(seconds "$conform" --producer reference --consumer reference --device all)")
   parallel+=("$(seconds "$conform" --producer reference --consumer reference "${no_waits[@]}")")
   serial+=("$(seconds "$conform" --producer reference --consumer reference "${no_waits[@]}" --jobs 1)")
   floor+=("$(seconds "$baseline" "$reference" "$cases")")
@@ -61,6 +64,8 @@ report="$(mktemp)"
 printf 'benchmark: the main job (--device all), reference pair, 2 jobs: median %.3f s over %d runs (target <= 0.5 s); %s\n' \
   "$(median "${main[@]}")" "$rounds" \
   "$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("%d of %d cases judged" % (s["judged_cases"], s["cases"]))' "$report")"
+printf 'benchmark: the main job with the default jobs (%d): median %.3f s\n' "$(($(nproc) + 1))" \
+  "$(median "${main_default[@]}")"
 # Per device, over the cases that ran a process (a device found unavailable
 # settles its cases without one: they take 0 ms).
 python3 - "$report" <<'PER_DEVICE'

@@ -11,74 +11,21 @@
 
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_waiting.h"
+#include "event_judging.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/producer_calls.h"
 
 static void valid_event(struct adc_case_context* ctx) {
-  if (ctx->device->check_event == NULL) {
-    adc_not_supported(ctx, "the harness cannot check events of %s yet", ctx->device->event_type);
-    return;
-  }
-  ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray* out = adc_export_device_batch(ctx, batch);
-    if (out == NULL) return;
-    struct adc_error error;
-    if (out->sync_event != NULL && ctx->device->check_event(ctx->device, out->sync_event, &error) != 0) {
-      adc_violation(ctx, "batch %d: %s", batch, error.message);
-    }
-    out->array.release(&out->array);
-  }
-}
-
-/* Reads batch `batch` at once and judges whether it was ready `when`. */
-static void judge_readiness(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
-                            const char* when) {
-  char difference[512];
-  if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) == 0 || ctx->has_verdict) return;
-  double later = adc_seconds_until_batch_matches(ctx, batch, array);
-  if (later < 0) {
-    adc_unresolved(ctx, "batch %d differs from the fixture %s and did not change within %.0f s (see %s): %s",
-                   batch, when, ADC_LATE_DATA_WATCH_SECONDS, "array.data.matches_fixture", difference);
-  } else {
-    adc_violation(ctx, "batch %d, read at once %s, differs from the fixture (%s); %.2f s later it equals it",
-                  batch, when, difference, later);
-  }
-}
-
-/* Exports every batch to the device and judges those whose sync_event is
- * set (`with_event`) or NULL, at the moment a consumer may read them. */
-static void judge_batches(struct adc_case_context* ctx, bool with_event) {
-  bool judged = false;
-  ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct ArrowDeviceArray* out = adc_export_device_batch(ctx, batch);
-    if (out == NULL) return;
-    struct adc_error error;
-    if ((out->sync_event != NULL) != with_event) {
-      /* the other rule's batch */
-    } else if (ctx->device->wait_event(ctx->device, out->sync_event, &error) != 0) {
-      adc_unresolved(ctx, "batch %d: waiting on its sync_event failed (see %s): %s", batch,
-                     ADC_RULE_VALID_EVENT, error.message);
-    } else {
-      judged = true;
-      judge_readiness(
-          ctx, batch, &out->array,
-          with_event ? "after its sync_event completed" : "as the export returned, sync_event NULL");
-    }
-    out->array.release(&out->array);
-  }
-  if (!judged && !ctx->has_verdict) {
-    adc_not_supported(ctx, "the producer exported no batch with %s to %s: nothing to judge",
-                      with_event ? "a sync_event" : "a NULL sync_event", ctx->device->name);
-  }
+  adc_judge_valid_events(ctx, ADC_FROM_DEVICE_BATCH);
 }
 
 static void data_complete(struct adc_case_context* ctx) {
-  judge_batches(ctx, true);
+  adc_judge_readiness(ctx, ADC_FROM_DEVICE_BATCH, true);
 }
 
 static void null_means_ready(struct adc_case_context* ctx) {
-  judge_batches(ctx, false);
+  adc_judge_readiness(ctx, ADC_FROM_DEVICE_BATCH, false);
 }
 
 /* Hands the consumer batch `*context` of a fresh feed. */
@@ -108,52 +55,42 @@ static void consumer_waits(struct adc_case_context* ctx) {
   }
 }
 
-static bool has_event_type(const struct adc_device* device) {
-  return device->event_type != NULL;
-}
-static const struct adc_device_filter with_event_type = {has_event_type, "with an event type"};
-
-static const char producer_sentence[] =
-    "If an event is provided, then the producer MUST ensure that the exported data is available on the "
-    "device before the event is triggered.";
-
 static const struct adc_rule rules[] = {
     {
         .id = ADC_RULE_VALID_EVENT,
-        .clause = "Synchronization event types",
-        .sentence = "The table below lists the expected event types for each device type.",
+        .clause = ADC_VALID_EVENT_CLAUSE,
+        .sentence = adc_valid_event_sentence,
         .method = "Exports every batch to the device and checks each non-NULL sync_event is a live event "
                   "of the device's runtime (cudaEventQuery, or the simulated event's magic number).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
-        .devices = &with_event_type,
+        .devices = &adc_devices_with_event_type,
         .run = valid_event,
     },
     {
         .id = ADC_RULE_DATA_COMPLETE,
-        .clause = "ArrowDeviceArray.sync_event",
-        .sentence = producer_sentence,
+        .clause = ADC_DATA_COMPLETE_CLAUSE,
+        .sentence = adc_data_complete_sentence,
         .method =
             "Waits on each batch's sync_event and reads the data at once, with no other "
-            "synchronisation; data that differ, then equal the fixture moment later, were written late.",
+            "synchronisation; data that differ, then equal the fixture a moment later, were written late.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
-        .devices = &with_event_type,
+        .devices = &adc_devices_with_event_type,
         .run = data_complete,
     },
     {
         .id = ADC_RULE_NULL_MEANS_READY,
-        .clause = "Synchronization",
-        .sentence = "If the sync_event member is NULL, then it MUST be safe to access the data without any "
-                    "synchronization necessary on the part of the consumer.",
+        .clause = ADC_NULL_MEANS_READY_CLAUSE,
+        .sentence = adc_null_means_ready_sentence,
         .method = "Reads each batch exported with a NULL sync_event as the export returns; data that "
-                  "differ, then equal the fixture moments later, were written late.",
+                  "differ, then equal the fixture a moment later, were written late.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportDeviceBatchFromJson),
-        .devices = &with_event_type,
+        .devices = &adc_devices_with_event_type,
         .run = null_means_ready,
     },
     {

@@ -77,19 +77,39 @@ struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch)
   return &out->array;
 }
 
-bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch) {
+const struct adc_source_rules* adc_source_rules(enum adc_array_source source) {
+  static const struct adc_source_rules rules[ADC_ARRAY_SOURCE_COUNT] = {
+      [ADC_FROM_DEVICE_BATCH] = {ADC_RULE_VALID_EVENT, ADC_RULE_DATA_COMPLETE, ADC_RULE_NULL_MEANS_READY,
+                                 "array.data.matches_fixture", "batch"},
+      [ADC_FROM_STREAM] = {"device_stream.sync_event.valid_event", "device_stream.sync_event.data_complete",
+                           "device_stream.sync_event.null_means_ready", "device_stream.next.matches_fixture",
+                           "stream batch"},
+      [ADC_FROM_ASYNC_TASK] = {"async.sync_event.valid_event", "async.sync_event.data_complete",
+                               "async.sync_event.null_means_ready", "async.task.matches_fixture",
+                               "async task"},
+  };
+  return &rules[source];
+}
+
+bool adc_wait_until_ready_from(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch,
+                               enum adc_array_source source) {
+  const struct adc_source_rules* rules = adc_source_rules(source);
   /* spec: a consumer must wait on the event before touching the data. */
   struct adc_error error;
   if (ctx->device->wait_event(ctx->device, array->sync_event, &error) != 0) {
-    adc_unresolved(ctx, "batch %d: waiting on its sync_event failed (see %s): %s", batch,
-                   ADC_RULE_VALID_EVENT, error.message);
+    adc_unresolved(ctx, "%s %d: waiting on its sync_event failed (see %s): %s", rules->array_noun, batch,
+                   rules->valid_event, error.message);
     array->array.release(&array->array);
     return false;
   }
   if (ctx->device->event_type != NULL) {
-    ctx->late_data_rule = array->sync_event != NULL ? ADC_RULE_DATA_COMPLETE : ADC_RULE_NULL_MEANS_READY;
+    ctx->late_data_rule = array->sync_event != NULL ? rules->data_complete : rules->null_means_ready;
   }
   return true;
+}
+
+bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch) {
+  return adc_wait_until_ready_from(ctx, array, batch, ADC_FROM_DEVICE_BATCH);
 }
 
 struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch) {

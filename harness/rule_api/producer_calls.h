@@ -27,6 +27,28 @@
 #define ADC_RULE_DATA_COMPLETE "device_array.sync_event.data_complete"
 #define ADC_RULE_NULL_MEANS_READY "device_array.sync_event.null_means_ready"
 
+/* The interfaces through which a producer hands out device arrays: each
+ * has event rules of its own (spec-tests/rules_sync_event.c,
+ * rules_interface_events.c), so that a late write is the failure of the
+ * rule of the interface it came through. */
+enum adc_array_source {
+  ADC_FROM_DEVICE_BATCH, /* ExportDeviceBatchFromJson */
+  ADC_FROM_STREAM,       /* each get_next of ExportDeviceStreamFromJson's stream */
+  ADC_FROM_ASYNC_TASK,   /* each extract_data of ExportAsyncFromJson's tasks */
+  ADC_ARRAY_SOURCE_COUNT
+};
+
+/* The rules judging the arrays of one interface, and how its messages
+ * name them. */
+struct adc_source_rules {
+  const char* valid_event;      /* the event is a live one of the device's type */
+  const char* data_complete;    /* the data are complete when it completes */
+  const char* null_means_ready; /* NULL: the data are complete at once */
+  const char* data;             /* the data equal the fixture's */
+  const char* array_noun;       /* "batch", "stream batch", "async task": messages name arrays so */
+};
+const struct adc_source_rules* adc_source_rules(enum adc_array_source source);
+
 /* The byte every output structure is filled with before an export. */
 #define ADC_FILL_BYTE 0xA5
 
@@ -66,6 +88,10 @@ struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch);
  * with the array released and an unresolved verdict naming
  * ADC_RULE_VALID_EVENT, when the wait fails. */
 bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch);
+/* The same for an array handed out through `source`: the event rules named
+ * are that interface's. */
+bool adc_wait_until_ready_from(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch,
+                               enum adc_array_source source);
 
 /* ExportDeviceBatchFromJson on every device, the CPU included, with no wait:
  * for rules on the members ArrowDeviceArray adds. */

@@ -59,16 +59,25 @@ struct ArrowSchema* adc_stream_get_schema(struct adc_case_context* ctx, struct A
   return out;
 }
 
-struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
-                                             struct ArrowDeviceArrayStream* stream, int batch, int* code) {
+struct ArrowDeviceArray* adc_stream_get_next_raw(struct adc_case_context* ctx,
+                                                 struct ArrowDeviceArrayStream* stream, int* code) {
   struct ArrowDeviceArray* out =
       adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "get_next");
   if (out == NULL) return NULL;
   *code = stream->get_next(stream, out);
   if (!adc_output_slot_intact(ctx, out) || *code != 0) return NULL;
+  return out;
+}
+
+struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
+                                             struct ArrowDeviceArrayStream* stream, int batch, int* code) {
+  struct ArrowDeviceArray* out = adc_stream_get_next_raw(ctx, stream, code);
   /* spec: "If the embedded ArrowDeviceArray.array is released, then the end
    * of the stream has been reached."  Nothing to wait for then. */
-  if (out->array.release != NULL && !adc_wait_until_ready(ctx, out, batch)) return NULL;
+  if (out != NULL && out->array.release != NULL &&
+      !adc_wait_until_ready_from(ctx, out, batch, ADC_FROM_STREAM)) {
+    return NULL;
+  }
   return out;
 }
 

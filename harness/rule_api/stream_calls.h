@@ -47,6 +47,12 @@ struct ArrowSchema* adc_stream_get_schema(struct adc_case_context* ctx, struct A
 struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
                                              struct ArrowDeviceArrayStream* stream, int batch, int* code);
 
+/* get_next into a new slot with no wait on its sync_event: for the event
+ * rules, which judge what the producer handed out the moment a consumer
+ * may read it.  NULL as adc_stream_get_schema. */
+struct ArrowDeviceArray* adc_stream_get_next_raw(struct adc_case_context* ctx,
+                                                 struct ArrowDeviceArrayStream* stream, int* code);
+
 /* The same for rules that only need the stream to work: a failed call or
  * a stream that ends before the fixture's batch `batch` (or goes on after
  * its last) gives unresolved naming the rule that judges it. */
