@@ -37,15 +37,8 @@ static void visit_stream_batches(struct adc_case_context* ctx, array_visitor vis
   struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
   if (stream == NULL) return;
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    int code = 0;
-    struct ArrowDeviceArray* out = adc_stream_get_next_raw(ctx, stream, &code);
-    if (out == NULL || out->array.release == NULL) {
-      if (!ctx->has_verdict) {
-        adc_unresolved(ctx, "get_next for batch %d returned %d%s (see %s)", batch, code,
-                       out != NULL ? " and the end of the stream" : "", ADC_RULE_STREAM_BATCHES);
-      }
-      break;
-    }
+    struct ArrowDeviceArray* out = adc_stream_next_unwaited_or_unresolved(ctx, stream, batch);
+    if (out == NULL) break;
     visit(ctx, ADC_FROM_STREAM, batch, out, state);
     out->array.release(&out->array);
   }

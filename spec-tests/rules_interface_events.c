@@ -45,15 +45,8 @@ static void events_outlive_stream(struct adc_case_context* ctx) {
   struct ArrowDeviceArray** arrays = calloc((size_t)ctx->fixture->n_batches + 1, sizeof(*arrays));
   int held = 0;
   ADC_FOR_EACH_BATCH(ctx, batch) {
-    int code = 0;
-    struct ArrowDeviceArray* out = adc_stream_get_next_raw(ctx, stream, &code);
-    if (out == NULL || out->array.release == NULL) {
-      if (!ctx->has_verdict) {
-        adc_unresolved(ctx, "get_next for batch %d returned %d (see %s)", batch, code,
-                       ADC_RULE_STREAM_BATCHES);
-      }
-      break;
-    }
+    struct ArrowDeviceArray* out = adc_stream_next_unwaited_or_unresolved(ctx, stream, batch);
+    if (out == NULL) break;
     /* An event that is no live event to begin with is another rule's. */
     struct adc_error error;
     if (out->sync_event != NULL && ctx->device->check_event(ctx->device, out->sync_event, &error) != 0) {

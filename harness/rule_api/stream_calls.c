@@ -69,6 +69,19 @@ struct ArrowDeviceArray* adc_stream_get_next_raw(struct adc_case_context* ctx,
   return out;
 }
 
+struct ArrowDeviceArray* adc_stream_next_unwaited_or_unresolved(struct adc_case_context* ctx,
+                                                                struct ArrowDeviceArrayStream* stream,
+                                                                int batch) {
+  int code = 0;
+  struct ArrowDeviceArray* out = adc_stream_get_next_raw(ctx, stream, &code);
+  if (out != NULL && out->array.release != NULL) return out;
+  if (!ctx->has_verdict) {
+    adc_unresolved(ctx, "get_next for batch %d returned %d%s (see %s)", batch, code,
+                   out != NULL ? " and the end of the stream" : "", ADC_RULE_STREAM_BATCHES);
+  }
+  return NULL;
+}
+
 struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
                                              struct ArrowDeviceArrayStream* stream, int batch, int* code) {
   struct ArrowDeviceArray* out = adc_stream_get_next_raw(ctx, stream, code);

@@ -53,6 +53,13 @@ struct ArrowDeviceArray* adc_stream_get_next(struct adc_case_context* ctx,
 struct ArrowDeviceArray* adc_stream_get_next_raw(struct adc_case_context* ctx,
                                                  struct ArrowDeviceArrayStream* stream, int* code);
 
+/* The same for the event rules, which need the stream to work: a failed
+ * call or a stream that ends before the fixture's batch `batch` gives
+ * unresolved naming ADC_RULE_STREAM_BATCHES. */
+struct ArrowDeviceArray* adc_stream_next_unwaited_or_unresolved(struct adc_case_context* ctx,
+                                                                struct ArrowDeviceArrayStream* stream,
+                                                                int batch);
+
 /* The same for rules that only need the stream to work: a failed call or
  * a stream that ends before the fixture's batch `batch` (or goes on after
  * its last) gives unresolved naming the rule that judges it. */
