@@ -19,8 +19,6 @@
 #include "reference_core.h"
 #include "reference_device.h"
 
-#define MAX_BUFFERS 3
-
 static const char out_of_memory[] = "out of memory";
 
 /* The device and stream of one export, shared by all its structures. */
@@ -32,8 +30,9 @@ struct export_target {
 
 /* What one structure owns, through its private_data. */
 struct array_private {
-  struct export_target* target;         /* shared; one of its `structures` */
-  void* buffers[MAX_BUFFERS];           /* device memory; `buffers` points here */
+  struct export_target* target; /* shared; one of its `structures` */
+  int64_t n_buffers;
+  void** buffers;                       /* device memory, as many as the layout has; `buffers` points here */
   struct ArrowArray* child_structs;     /* the children themselves */
   struct ArrowArray** child_pointers;   /* `children` points here, each to one of child_structs */
   struct ArrowArray* dictionary_struct; /* `dictionary` points here */
@@ -73,9 +72,10 @@ static void release_array(struct ArrowArray* array) {
   /* spec: "The release callback MUST free any data area directly owned by
    * the structure (such as the buffers and children members)." */
   struct export_target* target = payload->target;
-  for (int i = 0; i < MAX_BUFFERS; i++) {
+  for (int64_t i = 0; i < payload->n_buffers; i++) {
     if (payload->buffers[i] != NULL) target->device->free_buffer(target->stream, payload->buffers[i]);
   }
+  ref_free(payload->buffers);
   ref_free(payload->child_structs);
   ref_free(payload->child_pointers);
   ref_free(payload->dictionary_struct);
@@ -105,48 +105,25 @@ static const char* place(struct array_private* payload, int index, void* host, s
   return target->device->upload(target->stream, host, size, &payload->buffers[index]);
 }
 
-/* The validity bitmap (spec: "null bitmap buffer"), left NULL when every row
- * is valid, which the spec allows when null_count is 0.  Sets `*null_count`;
- * NULL or a message. */
-static const char* fill_validity(struct array_private* payload, const struct arrow_json_column* column,
-                                 int64_t* null_count) {
-  *null_count = 0;
-  for (int64_t i = 0; i < column->length; i++) *null_count += !column->validity[i];
-  if (*null_count == 0) return NULL;
-  size_t size = (size_t)(column->length + 7) / 8;
-  uint8_t* bitmap = new_host_buffer(size);
-  if (bitmap == NULL) return out_of_memory;
-  for (int64_t i = 0; i < column->length; i++) {
-    if (column->validity[i]) bitmap[i / 8] |= (uint8_t)(1u << (i % 8));
+/* The model's buffers, as the layout table lays them out for the type
+ * (spec: the buffer count and order are the type's, Columnar format), each
+ * copied and placed on the device; NULL or a message. */
+static const char* fill_buffers(struct array_private* payload, const struct arrow_json_column* column) {
+  payload->buffers = ref_calloc((size_t)column->n_buffers + 1, sizeof(void*));
+  if (payload->buffers == NULL) return out_of_memory;
+  payload->n_buffers = column->n_buffers;
+  for (int64_t i = 0; i < column->n_buffers; i++) {
+    const struct arrow_json_buffer* buffer = &column->buffers[i];
+    /* spec: the validity buffer "MAY be null ... if ArrowArray.null_count
+     * is 0": the model has none then. */
+    if (buffer->bytes == NULL) continue;
+    void* host = new_host_buffer((size_t)buffer->size);
+    if (host == NULL) return out_of_memory;
+    if (buffer->size > 0) memcpy(host, buffer->bytes, (size_t)buffer->size);
+    const char* error = place(payload, (int)i, host, (size_t)buffer->size);
+    if (error != NULL) return error;
   }
-  return place(payload, 0, bitmap, size);
-}
-
-/* Fixed-width values, one per row (spec: Columnar format, "Fixed-size
- * Primitive Layout"); rows under a null hold 0.  NULL or a message. */
-static const char* fill_ints(struct array_private* payload, const struct arrow_json_type* type,
-                             const struct arrow_json_column* column) {
-  size_t size = (size_t)column->length * (size_t)(type->bit_width / 8);
-  void* data = new_host_buffer(size);
-  if (data == NULL) return out_of_memory;
-  for (int64_t i = 0; i < column->length; i++)
-    arrow_json_store_int(data, type->bit_width, i, column->ints[i]);
-  return place(payload, 1, data, size);
-}
-
-/* utf8: length + 1 int32 offsets, then the characters (spec: Columnar
- * format, "Variable-size Binary Layout").  NULL or a message. */
-static const char* fill_utf8(struct array_private* payload, const struct arrow_json_column* column) {
-  size_t offsets_size = (size_t)(column->length + 1) * sizeof(int32_t);
-  void* offsets = new_host_buffer(offsets_size);
-  if (offsets == NULL) return out_of_memory;
-  memcpy(offsets, column->offsets, offsets_size);
-  const char* error = place(payload, 1, offsets, offsets_size);
-  if (error != NULL) return error;
-  void* bytes = new_host_buffer((size_t)column->n_bytes);
-  if (bytes == NULL) return out_of_memory;
-  if (column->n_bytes > 0) memcpy(bytes, column->bytes, (size_t)column->n_bytes);
-  return place(payload, 2, bytes, (size_t)column->n_bytes);
+  return NULL;
 }
 
 static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
@@ -175,53 +152,50 @@ static const char* export_children(const struct arrow_json_file* file, struct ar
     const struct arrow_json_field* field = &fields[i];
     /* spec: a dictionary-encoded array holds the indices; the values are in
      * its dictionary. */
-    const struct arrow_json_type* type = field->is_dictionary ? &field->index_type : &field->type;
-    const char* error = export_node(file, payload->target, field, type, &columns[i], &structs[i]);
+    const char* error =
+        export_node(file, payload->target, field, arrow_json_storage_type(field), &columns[i], &structs[i]);
     if (error != NULL) return error;
   }
   return NULL;
 }
 
-/* Exports one column (or, with `field` NULL, a dictionary's values) into
- * `out`, zeroed by its parent; NULL or a message.  Once `out` is written, a
- * failure leaves it for the parent's release to free with the rest. */
+/* Exports one column (or, with `type` a dictionary-encoded field's value
+ * type, its dictionary's values) into `out`, zeroed by its parent; NULL or
+ * a message.  Once `out` is written, a failure leaves it for the parent's
+ * release to free with the rest. */
 static const char* export_node(const struct arrow_json_file* file, struct export_target* target,
                                const struct arrow_json_field* field, const struct arrow_json_type* type,
                                const struct arrow_json_column* column, struct ArrowArray* out) {
   struct array_private* payload = new_payload(target);
   if (payload == NULL) return out_of_memory;
-  int64_t n_children = type->kind == ARROW_JSON_STRUCT ? field->n_children : 0;
+  bool indices = field->is_dictionary && type == &field->index_type;
+  int64_t n_children = indices ? 0 : column->n_children;
   *out = (struct ArrowArray){
       .length = column->length,
       /* spec: offset "MUST be 0 or positive"; the buffers start at row 0 */
       .offset = 0,
-      /* spec: the buffer count is the type's (Columnar format): validity and
-       * values for integers, validity, offsets and characters for utf8,
-       * validity alone for a struct. */
-      .n_buffers = type->kind == ARROW_JSON_UTF8     ? 3
-                   : type->kind == ARROW_JSON_STRUCT ? 1
-                                                     : 2,
+      /* spec: null_count "MAY be -1 if not yet computed"; the exact count
+       * costs nothing here, and saves the consumer counting. */
+      .null_count = column->null_count,
+      .n_buffers = column->n_buffers,
       .n_children = n_children,
-      .buffers = (const void**)payload->buffers,
       .release = release_array,
       .private_data = payload,
   };
-  /* spec: null_count "MAY be -1 if not yet computed"; the exact count costs
-   * nothing here, and saves the consumer counting. */
-  const char* error = fill_validity(payload, column, &out->null_count);
+  const char* error = fill_buffers(payload, column);
+  out->buffers = (const void**)payload->buffers;
   if (error != NULL) return error;
-  if (type->kind == ARROW_JSON_INT) error = fill_ints(payload, type, column);
-  if (type->kind == ARROW_JSON_UTF8) error = fill_utf8(payload, column);
-  if (type->kind == ARROW_JSON_STRUCT) {
+  if (n_children > 0) {
     error = export_children(file, payload, field->children, column->children, n_children);
     out->children = payload->child_pointers;
+    if (error != NULL) return error;
   }
-  if (error != NULL || field == NULL || !field->is_dictionary) return error;
+  if (!indices) return NULL;
   /* spec: "the ArrowArray.dictionary points to the dictionary values array" */
   payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowArray));
   if (payload->dictionary_struct == NULL) return out_of_memory;
   out->dictionary = payload->dictionary_struct;
-  return export_node(file, target, NULL, &field->type, arrow_json_dictionary_values(file, field),
+  return export_node(file, target, field, &field->type, arrow_json_dictionary_values(file, field),
                      out->dictionary);
 }
 
@@ -234,6 +208,14 @@ static const char* export_batch(const struct arrow_json_file* file, int64_t batc
    * child per column. */
   struct array_private* payload = new_payload(target);
   if (payload == NULL) return out_of_memory;
+  /* Its one buffer, the validity bitmap, is NULL: no row is null. */
+  payload->buffers = ref_calloc(1, sizeof(void*));
+  if (payload->buffers == NULL) {
+    ref_free(payload);
+    drop_target(target);
+    return out_of_memory;
+  }
+  payload->n_buffers = 1;
   struct ArrowArray array = {
       .length = batch->length,
       .null_count = 0,

@@ -18,6 +18,7 @@
 struct schema_private {
   char* format;                          /* `format` points here */
   char* name;                            /* `name` points here, or NULL */
+  char* metadata;                        /* `metadata` points here, or NULL */
   struct ArrowSchema* child_structs;     /* the children themselves */
   struct ArrowSchema** child_pointers;   /* `children` points here, each to one of child_structs */
   struct ArrowSchema* dictionary_struct; /* `dictionary` points here */
@@ -27,6 +28,7 @@ struct schema_private {
 static void free_payload(struct schema_private* payload) {
   ref_free(payload->format);
   ref_free(payload->name);
+  ref_free(payload->metadata);
   ref_free(payload->child_structs);
   ref_free(payload->child_pointers);
   ref_free(payload->dictionary_struct);
@@ -54,12 +56,19 @@ static void release_schema(struct ArrowSchema* schema) {
 
 /* The private data of a structure with `n_children` zeroed children; NULL
  * when out of memory, nothing left allocated. */
-static struct schema_private* new_payload(const char* format, const char* name, int64_t n_children) {
+static struct schema_private* new_payload(const char* format, const char* name,
+                                          const struct arrow_json_metadata* metadata, int64_t n_children) {
   struct schema_private* payload = ref_calloc(1, sizeof(*payload));
   if (payload == NULL) return NULL;
   payload->format = ref_strdup(format);
   payload->name = name != NULL ? ref_strdup(name) : NULL;
-  bool failed = payload->format == NULL || (name != NULL && payload->name == NULL);
+  size_t metadata_size = metadata != NULL ? arrow_json_metadata_size(metadata) : 0;
+  if (metadata_size > 0) {
+    payload->metadata = ref_calloc(1, metadata_size);
+    if (payload->metadata != NULL) arrow_json_metadata_encode(metadata, payload->metadata);
+  }
+  bool failed = payload->format == NULL || (name != NULL && payload->name == NULL) ||
+                (metadata_size > 0 && payload->metadata == NULL);
   if (n_children > 0 && !failed) {
     payload->child_structs = ref_calloc((size_t)n_children, sizeof(struct ArrowSchema));
     payload->child_pointers = ref_calloc((size_t)n_children, sizeof(struct ArrowSchema*));
@@ -77,9 +86,9 @@ static struct schema_private* new_payload(const char* format, const char* name, 
 
 /* Fills `out` as a structure with `n_children` children still to fill
  * (zeroed); 0, or -1 when out of memory with `out` untouched. */
-static int fill_schema(struct ArrowSchema* out, const char* format, const char* name, int64_t flags,
-                       int64_t n_children) {
-  struct schema_private* payload = new_payload(format, name, n_children);
+static int fill_schema(struct ArrowSchema* out, const char* format, const char* name,
+                       const struct arrow_json_metadata* metadata, int64_t flags, int64_t n_children) {
+  struct schema_private* payload = new_payload(format, name, metadata, n_children);
   if (payload == NULL) return -1;
   *out = (struct ArrowSchema){
       /* spec: format is "Mandatory. A null-terminated, UTF8-encoded string
@@ -89,7 +98,10 @@ static int fill_schema(struct ArrowSchema* out, const char* format, const char* 
        * the field or array name ... If omitted, MAY be NULL or an empty
        * string." */
       .name = payload->name,
-      .metadata = NULL, /* spec: "If omitted, this field MUST be NULL" */
+      /* spec: "This string is not null-terminated but follows a specific
+       * format": the pairs' binary encoding; "If omitted, this field MUST
+       * be NULL" (arrow_json_metadata_size is 0 for no pairs). */
+      .metadata = payload->metadata,
       .flags = flags,
       .n_children = n_children,
       .children = payload->child_pointers,
@@ -103,41 +115,48 @@ static int fill_schema(struct ArrowSchema* out, const char* format, const char* 
 /* Fills `out` with `field` and, below it, its children and dictionary; 0, or
  * -1 when out of memory, with whatever was filled left for the parent's
  * release. */
-static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field) {
-  /* spec: ARROW_FLAG_NULLABLE: "whether this field is semantically nullable
-   * (regardless of whether it actually has null values)" */
-  int64_t flags = field->nullable ? ARROW_FLAG_NULLABLE : 0;
-  /* spec: "For dictionary-encoded arrays, the ArrowSchema.format string
-   * encodes the index type." */
-  const struct arrow_json_type* storage = field->is_dictionary ? &field->index_type : &field->type;
-  /* spec: ARROW_FLAG_DICTIONARY_ORDERED: "for dictionary-encoded types,
-   * whether the ordering of dictionary indices is semantically meaningful" */
-  if (field->is_dictionary && field->dictionary_ordered) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
-  if (fill_schema(out, arrow_json_format(storage), field->name, flags, field->n_children) != 0) {
-    return -1;
-  }
+static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field);
+
+/* The children of a field (of its value type, when dictionary-encoded). */
+static int fill_children(struct ArrowSchema* out, const struct arrow_json_field* field) {
   for (int64_t i = 0; i < field->n_children; i++) {
     if (fill_field(out->children[i], &field->children[i]) != 0) return -1;
   }
-  if (field->is_dictionary) {
-    /* spec: "The dictionary *value* type can be read from the
-     * ArrowSchema.dictionary structure." */
-    struct schema_private* payload = out->private_data;
-    payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowSchema));
-    if (payload->dictionary_struct == NULL) return -1;
-    out->dictionary = payload->dictionary_struct;
-    if (fill_schema(out->dictionary, arrow_json_format(&field->type), NULL, ARROW_FLAG_NULLABLE, 0) != 0) {
-      return -1;
-    }
-  }
   return 0;
+}
+
+/* Fills `out` with `field` and, below it, its children and dictionary; 0, or
+ * -1 when out of memory, with whatever was filled left for the parent's
+ * release.  The flags (nullable, dictionary ordered, map keys sorted) are
+ * the fixture model's (arrow_json_field_flags). */
+static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field) {
+  /* spec: "For dictionary-encoded arrays, the ArrowSchema.format string
+   * encodes the index type." */
+  const char* format = arrow_json_format(arrow_json_storage_type(field));
+  int64_t n_children = field->is_dictionary ? 0 : field->n_children;
+  if (fill_schema(out, format, field->name, &field->metadata, arrow_json_field_flags(field), n_children) !=
+      0) {
+    return -1;
+  }
+  if (!field->is_dictionary) return fill_children(out, field);
+  /* spec: "The dictionary *value* type can be read from the
+   * ArrowSchema.dictionary structure." */
+  struct schema_private* payload = out->private_data;
+  payload->dictionary_struct = ref_calloc(1, sizeof(struct ArrowSchema));
+  if (payload->dictionary_struct == NULL) return -1;
+  out->dictionary = payload->dictionary_struct;
+  if (fill_schema(out->dictionary, arrow_json_format(&field->type), NULL, NULL, ARROW_FLAG_NULLABLE,
+                  field->n_children) != 0) {
+    return -1;
+  }
+  return fill_children(out->dictionary, field);
 }
 
 const char* ref_export_schema(const struct arrow_json_file* file, struct ArrowSchema* out) {
   struct ArrowSchema schema;
   /* The batch's schema: a struct of the fields, with an empty name (spec:
    * name "If omitted, MAY be NULL or an empty string"). */
-  if (fill_schema(&schema, "+s", "", 0, file->n_fields) != 0) return "out of memory";
+  if (fill_schema(&schema, "+s", "", &file->metadata, 0, file->n_fields) != 0) return "out of memory";
   for (int64_t i = 0; i < file->n_fields; i++) {
     if (fill_field(schema.children[i], &file->fields[i]) != 0) {
       schema.release(&schema); /* frees whatever part was built */

@@ -16,20 +16,41 @@
 #define ROWS 10000000LL
 #define ROUNDS 3
 
-/* One int32 column of ROWS rows, every row valid. */
+/* The type table's int32 row. */
+static const struct arrow_type_row* int32_row(void) {
+  for (size_t i = 0; i < arrow_type_row_count; i++) {
+    const struct arrow_type_row* row = &arrow_type_rows[i];
+    if (row->kind == ARROW_JSON_INT && row->bit_width == 32 && row->is_signed) return row;
+  }
+  exit(EXIT_FAILURE);
+}
+
+/* One int32 column of ROWS rows, every row valid, as the fixture model
+ * holds it (its values buffer laid out as exported). */
 static void make_fixture(struct arrow_json_file* file, int32_t* values) {
-  static struct arrow_json_field field = {.name = "values", .type = {ARROW_JSON_INT, 32, true}};
+  static struct arrow_json_field field = {.name = "values"};
+  static struct arrow_json_buffer buffers[2];
   static struct arrow_json_column column;
   static struct arrow_json_batch batch;
+  const struct arrow_type_row* row = int32_row();
+  field.type = (struct arrow_json_type){.row = row,
+                                        .kind = row->kind,
+                                        .layout = row->layout,
+                                        .value_bytes = row->value_bytes,
+                                        .bit_width = row->bit_width,
+                                        .is_signed = row->is_signed};
   column.length = ROWS;
   column.validity = malloc(ROWS);
-  column.ints = malloc(ROWS * sizeof(int64_t));
-  if (column.validity == NULL || column.ints == NULL) exit(EXIT_FAILURE);
+  int32_t* model_values = malloc(ROWS * sizeof(int32_t));
+  if (column.validity == NULL || model_values == NULL) exit(EXIT_FAILURE);
   memset(column.validity, 1, ROWS);
   for (int64_t i = 0; i < ROWS; i++) {
     values[i] = (int32_t)(i * 2654435761u);
-    column.ints[i] = values[i];
+    model_values[i] = values[i];
   }
+  buffers[1] = (struct arrow_json_buffer){(uint8_t*)model_values, ROWS * (int64_t)sizeof(int32_t)};
+  column.n_buffers = 2;
+  column.buffers = buffers;
   batch = (struct arrow_json_batch){.length = ROWS, .columns = &column};
   *file = (struct arrow_json_file){.n_fields = 1, .fields = &field, .n_batches = 1, .batches = &batch};
 }

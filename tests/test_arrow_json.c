@@ -24,7 +24,8 @@ START_TEST(reads_nested_struct) {
   ck_assert_int_eq(file.n_fields, 1);
   ck_assert_int_eq(file.fields[0].n_children, 2);
   ck_assert_str_eq(file.fields[0].children[1].children[0].name, "c");
-  ck_assert_int_eq(file.batches[0].columns[0].children[1].children[0].ints[3], 400);
+  ck_assert_int_eq(((const int32_t*)file.batches[0].columns[0].children[1].children[0].buffers[1].bytes)[3],
+                   400);
   arrow_json_file_free(&file);
 }
 END_TEST
@@ -61,7 +62,8 @@ START_TEST(reads_files_of_unknown_size) {
   char path[64];
   snprintf(path, sizeof(path), "/proc/self/fd/%d", ends[0]);
   struct arrow_json_file file = load(path);
-  ck_assert_int_eq(file.batches[0].columns[0].children[1].children[0].ints[3], 400);
+  ck_assert_int_eq(((const int32_t*)file.batches[0].columns[0].children[1].children[0].buffers[1].bytes)[3],
+                   400);
   arrow_json_file_free(&file);
   close(ends[0]);
 }
@@ -212,68 +214,71 @@ START_TEST(feed_records_count_without_undefined_behaviour) {
 }
 END_TEST
 
-/* Two one-row utf8 columns, "ab" and "cd", as the fixture model holds them,
- * and an exported array of them with its own offsets and bytes. */
+/* Two utf8 rows as the fixture model holds them (read from JSON), and an
+ * exported array of them with its own offsets and bytes. */
 static void release_nothing(struct ArrowArray* array) {
   array->release = NULL;
 }
 
 struct utf8_case {
-  uint8_t validity[2];
-  int32_t fixture_offsets[3];
-  struct arrow_json_column column;
+  struct arrow_json_file file;
   const void* buffers[3];
   struct ArrowArray array;
 };
 
-static void utf8_case_init(struct utf8_case* t, const char* fixture_bytes, int32_t* offsets,
+static void utf8_case_init(struct utf8_case* t, const char* first, const char* second, int32_t* offsets,
                            const char* bytes) {
-  memset(t, 0, sizeof(*t));
-  t->validity[0] = t->validity[1] = 1;
-  int32_t half = (int32_t)strlen(fixture_bytes) / 2;
-  t->fixture_offsets[1] = half;
-  t->fixture_offsets[2] = 2 * half;
-  t->column = (struct arrow_json_column){.length = 2,
-                                         .validity = t->validity,
-                                         .offsets = t->fixture_offsets,
-                                         .bytes = (char*)fixture_bytes,
-                                         .n_bytes = 2 * half};
+  char text[1024];
+  snprintf(text, sizeof(text),
+           "{\"schema\": {\"fields\": [{\"name\": \"s\", \"nullable\": true, \"type\": {\"name\": \"utf8\"}, "
+           "\"children\": []}]}, \"batches\": [{\"count\": 2, \"columns\": [{\"name\": \"s\", \"count\": 2, "
+           "\"VALIDITY\": [1, 1], \"OFFSET\": [0, %zu, %zu], \"DATA\": [\"%s\", \"%s\"]}]}]}",
+           strlen(first), strlen(first) + strlen(second), first, second);
+  char error[512];
+  ck_assert_msg(arrow_json_read_text("utf8", text, strlen(text), &t->file, error, sizeof(error)) == 0, "%s",
+                error);
+  t->buffers[0] = NULL;
   t->buffers[1] = offsets;
   t->buffers[2] = bytes;
   t->array =
       (struct ArrowArray){.length = 2, .n_buffers = 3, .buffers = t->buffers, .release = release_nothing};
 }
 
+static int compare_utf8(struct utf8_case* t, char* difference, size_t size) {
+  return arrow_json_compare_column(&t->file, &t->file.fields[0], &t->file.batches[0].columns[0], &t->array,
+                                   difference, size);
+}
+
 /* Found by tests/fuzz/fuzz_array_compare: a negative utf8 offset made the
  * comparison read (and print) the bytes before the producer's buffer. */
 START_TEST(comparison_refuses_negative_utf8_offsets) {
-  static const struct arrow_json_type utf8 = {.kind = ARROW_JSON_UTF8};
   int32_t offsets[] = {INT32_MIN, 2, 4};
   struct utf8_case t;
-  utf8_case_init(&t, "abcd", offsets, "abcd");
+  utf8_case_init(&t, "ab", "cd", offsets, "abcd");
   char difference[512];
-  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), -1);
-  ck_assert_str_eq(difference, "offset of row 0 is negative (-2147483648)");
+  ck_assert_int_eq(compare_utf8(&t, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "column 's': offset of row 0 is negative (-2147483648)");
   offsets[0] = -1;
-  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), -1);
-  ck_assert_str_eq(difference, "offset of row 0 is negative (-1)");
+  ck_assert_int_eq(compare_utf8(&t, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "column 's': offset of row 0 is negative (-1)");
+  arrow_json_file_free(&t.file);
 }
 END_TEST
 
 /* Empty strings need no bytes: a NULL bytes buffer (spec: a buffer of size
  * 0 may be NULL) is equal, and is never handed to memcmp. */
 START_TEST(comparison_accepts_no_bytes_for_empty_strings) {
-  static const struct arrow_json_type utf8 = {.kind = ARROW_JSON_UTF8};
   int32_t offsets[] = {0, 0, 0};
   struct utf8_case t;
-  utf8_case_init(&t, "", offsets, NULL);
+  utf8_case_init(&t, "", "", offsets, NULL);
   char difference[512];
-  ck_assert_int_eq(arrow_json_compare_values(&utf8, &t.column, &t.array, difference, sizeof(difference)), 0);
+  ck_assert_int_eq(compare_utf8(&t, difference, sizeof(difference)), 0);
   struct utf8_case other;
-  utf8_case_init(&other, "abcd", offsets, NULL);
-  ck_assert_int_eq(
-      arrow_json_compare_values(&utf8, &other.column, &other.array, difference, sizeof(difference)), -1);
-  ck_assert_str_eq(difference, "string at row 0 is \"\", fixture has \"ab\"");
+  utf8_case_init(&other, "ab", "cd", offsets, NULL);
+  ck_assert_int_eq(compare_utf8(&other, difference, sizeof(difference)), -1);
+  ck_assert_str_eq(difference, "column 's': value at row 0 is \"\" (0 bytes), fixture has \"ab\"");
+  arrow_json_file_free(&t.file);
+  arrow_json_file_free(&other.file);
 }
 END_TEST
 
@@ -300,8 +305,7 @@ START_TEST(comparison_checks_columns_against_their_batch) {
   column.offset = INT64_MAX - 1;
   altered.offset = 2;
   ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), -1);
-  ck_assert_str_eq(
-      difference, "column 'values': offset 9223372036854775806 plus the parent's offset 2 is past INT64_MAX");
+  ck_assert_str_eq(difference, "column 'values': offset + length is past INT64_MAX");
 
   column.offset = -1;
   ck_assert_int_eq(arrow_json_compare_batch(&file, 0, &altered, difference, sizeof(difference)), -1);

@@ -24,8 +24,10 @@
 #include "fixture_model/arrow_json.h"
 
 struct adc_feed_layout {
-  /* Pad top-level int32 columns with this many leading rows and export them
-   * with `offset` set past the padding (spec: "ArrowArray.offset"). */
+  /* Pad top-level columns with this many leading rows and export them with
+   * `offset` set past the padding (spec: "ArrowArray.offset"): every
+   * layout whose padding rows the model can make (arrow_json_column_pad;
+   * children padded with their parent where its offset reaches them). */
   int64_t offset_padding;
   /* null_count -1 wherever a validity buffer is present (spec: "MAY be -1
    * if not yet computed"). */
@@ -33,8 +35,9 @@ struct adc_feed_layout {
   /* Every buffer read-only once filled, so that a consumer writing to
    * exported data faults (spec: "Mutability"). */
   bool read_only_buffers;
-  /* One value differs from the fixture: the first valid integer or string
-   * in column order, dictionary indices excepted. */
+  /* One value differs from the fixture (arrow_json_alter_one_value): the
+   * first valid one in column order, dictionary values included, indices,
+   * offsets and type ids never. */
   bool alter_one_value;
   /* When positive: every buffer holds ADC_FEED_NOT_YET_WRITTEN bytes when
    * the export returns, the device's queue (device.h) writes the real bytes

@@ -8,16 +8,15 @@
 
 #include "consumer_feed/feed_records.h"
 
-#define MAX_BUFFERS 3
-
 /* The payload of one exported ArrowArray. */
 struct array_node {
   const struct adc_device* device;
   struct adc_device_queue* queue; /* writes its buffers late; NULL when none does */
   void* late_event;               /* the batch's sync_event, once recorded, when `queue` is set */
   bool protectable;               /* its buffers may be read-only */
-  void* buffers[MAX_BUFFERS];     /* device memory */
-  size_t sizes[MAX_BUFFERS];
+  int64_t n_buffers;
+  void** buffers; /* device memory, as many as the layout has */
+  size_t* sizes;
   int64_t n_children;
   struct ArrowArray* child_structs;
   struct ArrowArray** children;
@@ -28,7 +27,7 @@ struct export_state {
   struct adc_feed* feed;
   const struct arrow_json_file* file;
   const struct adc_feed_layout* layout;
-  bool alteration_pending;
+  struct arrow_json_dictionary* dictionaries; /* the file's, or altered copies of them */
   struct adc_error* error;
   struct adc_device_queue* queue; /* late writes go here; NULL when the layout has none */
   /* The nodes whose buffers the queue writes, to be told the batch's event. */
@@ -56,10 +55,12 @@ static void free_node(struct array_node* node) {
   }
   if (node->dictionary != NULL && node->dictionary->release != NULL)
     node->dictionary->release(node->dictionary);
-  for (int i = 0; i < MAX_BUFFERS; i++) {
+  for (int64_t i = 0; i < node->n_buffers; i++) {
     if (node->buffers[i] != NULL)
       node->device->free(node->device, node->buffers[i], node->sizes[i], node->protectable);
   }
+  free(node->buffers);
+  free(node->sizes);
   free(node->child_structs);
   free(node->children);
   free(node->dictionary);
@@ -78,16 +79,28 @@ static int out_of_memory(struct export_state* state) {
   return adc_fail(state->error, "out of host memory exporting a batch");
 }
 
-/* A new node of the export, on the feed's device; NULL when out of memory. */
-static struct array_node* new_node(struct export_state* state) {
+/* A new node of the export with room for `n_buffers`, on the feed's
+ * device; NULL when out of memory. */
+static struct array_node* new_node(struct export_state* state, int64_t n_buffers) {
   struct array_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return NULL;
+  node->buffers = calloc((size_t)n_buffers + 1, sizeof(*node->buffers));
+  node->sizes = calloc((size_t)n_buffers + 1, sizeof(*node->sizes));
+  node->n_buffers = n_buffers;
+  if (node->buffers == NULL || node->sizes == NULL) {
+    free(node->buffers);
+    free(node->sizes);
+    free(node);
+    return NULL;
+  }
   node->device = state->feed->device;
   node->queue = state->queue;
   node->protectable = state->layout->read_only_buffers;
   if (state->queue == NULL) return node;
   struct array_node** grown = realloc(state->late_nodes, (state->n_late_nodes + 1) * sizeof(*grown));
   if (grown == NULL) {
+    free(node->buffers);
+    free(node->sizes);
     free(node);
     return NULL;
   }
@@ -132,70 +145,25 @@ static int place(struct export_state* state, struct array_node* node, int index,
   return 0;
 }
 
-/* The validity bitmap (spec: "null bitmap buffer"), left NULL when every row
- * is valid, which the spec allows when null_count is 0.  Padding rows are
- * valid.  Returns the null count, or -1. */
-static int64_t place_validity(struct export_state* state, struct array_node* node,
-                              const struct arrow_json_column* column, int64_t padding) {
-  int64_t nulls = 0;
-  for (int64_t i = 0; i < column->length; i++) nulls += !column->validity[i];
-  if (nulls == 0) return 0;
-  size_t size = (size_t)(padding + column->length + 7) / 8;
-  uint8_t* bitmap = calloc(size, 1);
-  if (bitmap == NULL) return out_of_memory(state);
-  for (int64_t i = 0; i < padding + column->length; i++) {
-    if (i < padding || column->validity[i - padding]) bitmap[i / 8] |= (uint8_t)(1u << (i % 8));
-  }
-  int status = place(state, node, 0, bitmap, size);
-  free(bitmap);
-  return status == 0 ? nulls : -1;
-}
-
-static int place_ints(struct export_state* state, struct array_node* node, const struct arrow_json_type* type,
-                      const struct arrow_json_column* column, int64_t padding) {
-  size_t size = (size_t)(padding + column->length) * (size_t)(type->bit_width / 8);
-  void* data = calloc(size ? size : 1, 1);
-  if (data == NULL) return out_of_memory(state);
-  /* Padding rows hold a value no fixture uses, so a consumer that ignores
-   * `offset` reads visibly wrong data. */
-  for (int64_t i = 0; i < padding; i++) arrow_json_store_int(data, type->bit_width, i, 0x5A5A5A5A);
-  for (int64_t i = 0; i < column->length; i++) {
-    int64_t value = column->ints[i];
-    if (state->alteration_pending && column->validity[i]) {
-      value += 1;
-      state->alteration_pending = false;
-    }
-    arrow_json_store_int(data, type->bit_width, padding + i, value);
-  }
-  int status = place(state, node, 1, data, size);
-  free(data);
-  return status;
-}
-
-static int place_utf8(struct export_state* state, struct array_node* node,
-                      const struct arrow_json_column* column) {
-  if (place(state, node, 1, column->offsets, (size_t)(column->length + 1) * sizeof(int32_t)) != 0) return -1;
-  char* bytes = malloc(column->n_bytes ? (size_t)column->n_bytes : 1);
-  if (bytes == NULL) return out_of_memory(state);
-  if (column->n_bytes > 0) memcpy(bytes, column->bytes, (size_t)column->n_bytes);
-  for (int64_t i = 0; state->alteration_pending && i < column->length; i++) {
-    if (column->validity[i] && column->offsets[i + 1] > column->offsets[i]) {
-      bytes[column->offsets[i]] ^= 0x20; /* flips the case of a letter */
-      state->alteration_pending = false;
-    }
-  }
-  int status = place(state, node, 2, bytes, (size_t)column->n_bytes);
-  free(bytes);
-  return status;
-}
-
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
                        const struct arrow_json_type* type, const struct arrow_json_column* column,
                        int64_t padding, struct ArrowArray* out, struct feed_record* parent);
 
+/* The values of a dictionary-encoded field: the file's, or their altered
+ * copy. */
+static const struct arrow_json_column* dictionary_values(const struct export_state* state,
+                                                         const struct arrow_json_field* field) {
+  for (int64_t i = 0; i < state->file->n_dictionaries; i++) {
+    if (state->dictionaries[i].id == field->dictionary_id) return &state->dictionaries[i].values;
+  }
+  return NULL;
+}
+
+/* The children of `column`, each with its field's layout; a padded parent
+ * padded them already, so they export from row 0. */
 static int export_children(struct export_state* state, struct array_node* node,
                            const struct arrow_json_field* fields, const struct arrow_json_column* columns,
-                           int64_t n, bool pad_int32_columns, struct feed_record* record) {
+                           int64_t n, struct feed_record* record) {
   if (n == 0) return 0;
   node->child_structs = calloc((size_t)n, sizeof(*node->child_structs));
   node->children = calloc((size_t)n, sizeof(*node->children));
@@ -203,61 +171,82 @@ static int export_children(struct export_state* state, struct array_node* node,
   node->n_children = n;
   for (int64_t i = 0; i < n; i++) {
     const struct arrow_json_field* field = &fields[i];
-    const struct arrow_json_type* type = field->is_dictionary ? &field->index_type : &field->type;
-    bool int32 = !field->is_dictionary && type->kind == ARROW_JSON_INT && type->bit_width == 32;
-    int64_t padding = pad_int32_columns && int32 ? state->layout->offset_padding : 0;
     node->children[i] = &node->child_structs[i];
-    if (export_node(state, field, type, &columns[i], padding, node->children[i], record) != 0) return -1;
+    if (export_node(state, field, arrow_json_storage_type(field), &columns[i], 0, node->children[i],
+                    record) != 0) {
+      return -1;
+    }
   }
   return 0;
 }
 
-/* Exports one column (or, with `field` NULL, a dictionary's values). */
+/* Exports one column (or, with `type` a dictionary-encoded field's value
+ * type, its dictionary's values), of which the first `padding` rows are
+ * left out through `offset` (arrow_json_column_pad).  The buffers are the
+ * model's, as the layout table lays them out for the type. */
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
                        const struct arrow_json_type* type, const struct arrow_json_column* column,
                        int64_t padding, struct ArrowArray* out, struct feed_record* parent) {
-  struct array_node* node = new_node(state);
+  struct array_node* node = new_node(state, column->n_buffers);
   if (node == NULL) return out_of_memory(state);
   *out = (struct ArrowArray){
-      .length = column->length,
+      .length = column->length - padding,
       .offset = padding,
-      .n_buffers = type->kind == ARROW_JSON_UTF8     ? 3
-                   : type->kind == ARROW_JSON_STRUCT ? 1
-                                                     : 2,
+      .null_count = column->null_count,
+      .n_buffers = column->n_buffers,
       .buffers = (const void**)node->buffers,
       .release = release_array,
       .private_data = feed_record_add(state->feed, node, out, parent),
   };
   struct feed_record* record = out->private_data;
-  int64_t null_count = place_validity(state, node, column, padding);
-  if (null_count < 0) return -1;
-  out->null_count = node->buffers[0] != NULL && state->layout->unknown_null_count ? -1 : null_count;
-
-  bool is_dictionary = field != NULL && field->is_dictionary;
-  if (type->kind == ARROW_JSON_INT) {
-    /* An altered dictionary index could point outside the dictionary: alter
-     * values, never indices. */
-    bool pending = state->alteration_pending;
-    if (is_dictionary) state->alteration_pending = false;
-    if (place_ints(state, node, type, column, padding) != 0) return -1;
-    if (is_dictionary) state->alteration_pending = pending;
-  }
-  if (type->kind == ARROW_JSON_UTF8 && place_utf8(state, node, column) != 0) return -1;
-  if (type->kind == ARROW_JSON_STRUCT) {
-    if (export_children(state, node, field->children, column->children, field->n_children, false, record) !=
-        0) {
+  for (int64_t i = 0; i < column->n_buffers; i++) {
+    const struct arrow_json_buffer* buffer = &column->buffers[i];
+    if (buffer->bytes != NULL && place(state, node, (int)i, buffer->bytes, (size_t)buffer->size) != 0)
       return -1;
-    }
+  }
+  bool has_validity = arrow_layout_has_validity(type->layout) && node->buffers[0] != NULL;
+  if (has_validity && state->layout->unknown_null_count) out->null_count = -1;
+
+  bool indices = field->is_dictionary && type == &field->index_type;
+  if (!indices) {
+    if (export_children(state, node, field->children, column->children, column->n_children, record) != 0)
+      return -1;
     out->n_children = node->n_children;
     out->children = node->children;
+    return 0;
   }
-  if (is_dictionary) {
-    /* spec: "the ArrowArray.dictionary points to the dictionary values array" */
-    node->dictionary = calloc(1, sizeof(*node->dictionary));
-    if (node->dictionary == NULL) return out_of_memory(state);
-    const struct arrow_json_column* values = arrow_json_dictionary_values(state->file, field);
-    if (export_node(state, NULL, &field->type, values, 0, node->dictionary, record) != 0) return -1;
-    out->dictionary = node->dictionary;
+  /* spec: "the ArrowArray.dictionary points to the dictionary values array" */
+  node->dictionary = calloc(1, sizeof(*node->dictionary));
+  if (node->dictionary == NULL) return out_of_memory(state);
+  if (export_node(state, field, &field->type, dictionary_values(state, field), 0, node->dictionary, record) !=
+      0) {
+    return -1;
+  }
+  out->dictionary = node->dictionary;
+  return 0;
+}
+
+/* The batch's columns, each padded as the layout asks where its layout
+ * takes it (arrow_json_column_pad). */
+static int export_columns(struct export_state* state, struct array_node* node,
+                          const struct arrow_json_column* columns, struct feed_record* record) {
+  int64_t n = state->file->n_fields;
+  if (n == 0) return 0;
+  node->child_structs = calloc((size_t)n, sizeof(*node->child_structs));
+  node->children = calloc((size_t)n, sizeof(*node->children));
+  if (node->child_structs == NULL || node->children == NULL) return out_of_memory(state);
+  node->n_children = n;
+  for (int64_t i = 0; i < n; i++) {
+    const struct arrow_json_field* field = &state->file->fields[i];
+    node->children[i] = &node->child_structs[i];
+    struct arrow_json_column padded;
+    int64_t padding =
+        arrow_json_column_pad(state->file, field, &columns[i], state->layout->offset_padding, &padded);
+    if (padding < 0) return out_of_memory(state);
+    int status = export_node(state, field, arrow_json_storage_type(field), &padded, padding,
+                             node->children[i], record);
+    arrow_json_column_free(&padded);
+    if (status != 0) return -1;
   }
   return 0;
 }
@@ -288,11 +277,48 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   static const struct adc_feed_layout plain;
   if (batch_index < 0 || batch_index >= file->n_batches)
     return adc_fail(error, "the fixture has no such batch");
-  struct export_state state = {
-      feed, file, layout ? layout : &plain, layout && layout->alter_one_value, error, NULL, NULL, 0};
+  struct export_state state = {feed, file, layout ? layout : &plain, file->dictionaries, error, NULL,
+                               NULL, 0};
   int status = export_batch(&state, batch_index, out);
   free(state.late_nodes);
   return status;
+}
+
+/* Copies of the batch's columns and of the file's dictionaries, with one
+ * value altered (arrow_json_alter_one_value); freed with free_altered. */
+struct altered_batch {
+  int64_t n_columns;
+  struct arrow_json_column* columns;
+  int64_t n_dictionaries;
+  struct arrow_json_dictionary* dictionaries;
+};
+
+static void free_altered(struct altered_batch* altered) {
+  for (int64_t i = 0; i < altered->n_columns; i++) arrow_json_column_free(&altered->columns[i]);
+  for (int64_t i = 0; i < altered->n_dictionaries; i++)
+    arrow_json_column_free(&altered->dictionaries[i].values);
+  free(altered->columns);
+  free(altered->dictionaries);
+}
+
+static int alter_batch(const struct arrow_json_file* file, int64_t batch_index,
+                       struct altered_batch* altered) {
+  const struct arrow_json_batch* batch = &file->batches[batch_index];
+  altered->columns = calloc((size_t)file->n_fields + 1, sizeof(*altered->columns));
+  altered->dictionaries = calloc((size_t)file->n_dictionaries + 1, sizeof(*altered->dictionaries));
+  if (altered->columns == NULL || altered->dictionaries == NULL) return -1;
+  for (int64_t i = 0; i < file->n_fields; i++) {
+    altered->n_columns = i + 1;
+    if (arrow_json_column_copy(&batch->columns[i], &altered->columns[i]) != 0) return -1;
+  }
+  for (int64_t i = 0; i < file->n_dictionaries; i++) {
+    altered->n_dictionaries = i + 1;
+    altered->dictionaries[i].id = file->dictionaries[i].id;
+    if (arrow_json_column_copy(&file->dictionaries[i].values, &altered->dictionaries[i].values) != 0)
+      return -1;
+  }
+  arrow_json_alter_one_value(file, altered->columns, altered->dictionaries);
+  return 0;
 }
 
 static int export_batch(struct export_state* state, int64_t batch_index, struct ArrowDeviceArray* out) {
@@ -301,7 +327,7 @@ static int export_batch(struct export_state* state, int64_t batch_index, struct 
   const struct arrow_json_batch* batch = &state->file->batches[batch_index];
 
   /* The batch itself: a struct with no validity buffer and one child per column. */
-  struct array_node* node = new_node(state);
+  struct array_node* node = new_node(state, 1);
   if (node == NULL) return out_of_memory(state);
   struct ArrowArray array = {
       .length = batch->length,
@@ -311,8 +337,17 @@ static int export_batch(struct export_state* state, int64_t batch_index, struct 
       .release = release_array,
       .private_data = feed_record_add(feed, node, NULL, NULL),
   };
-  int status = export_children(state, node, state->file->fields, batch->columns, state->file->n_fields, true,
-                               array.private_data);
+  struct altered_batch altered = {0};
+  const struct arrow_json_column* columns = batch->columns;
+  int status = 0;
+  if (state->layout->alter_one_value) {
+    status = alter_batch(state->file, batch_index, &altered);
+    if (status != 0) out_of_memory(state);
+    columns = altered.columns;
+    state->dictionaries = altered.dictionaries;
+  }
+  if (status == 0) status = export_columns(state, node, columns, array.private_data);
+  free_altered(&altered);
   array.n_children = node->n_children;
   array.children = node->children;
   if (status != 0) {

@@ -7,6 +7,7 @@
 #include "consumer_feed/feed_records.h"
 
 struct schema_node {
+  char* metadata; /* the fixture's pairs, encoded (spec: "ArrowSchema.metadata"); NULL for none */
   struct ArrowSchema* child_structs;
   struct ArrowSchema** children;
   struct ArrowSchema* dictionary;
@@ -18,6 +19,7 @@ static void free_node(struct ArrowSchema* schema, struct schema_node* node) {
   }
   if (node->dictionary != NULL && node->dictionary->release != NULL)
     node->dictionary->release(node->dictionary);
+  free(node->metadata);
   free(node->child_structs);
   free(node->children);
   free(node->dictionary);
@@ -37,12 +39,19 @@ static void release_base(struct ArrowSchema* schema) {
   schema->release = NULL;
 }
 
-static int fill(struct ArrowSchema* out, const char* format, const char* name, int64_t flags,
-                int64_t n_children) {
+static int fill(struct ArrowSchema* out, const char* format, const char* name,
+                const struct arrow_json_metadata* metadata, int64_t flags, int64_t n_children) {
   struct schema_node* node = calloc(1, sizeof(*node));
   if (node == NULL) return -1;
   *out = (struct ArrowSchema){
       .format = format, .name = name, .flags = flags, .release = release_inner, .private_data = node};
+  size_t metadata_size = metadata != NULL ? arrow_json_metadata_size(metadata) : 0;
+  if (metadata_size > 0) {
+    node->metadata = malloc(metadata_size);
+    if (node->metadata == NULL) return -1;
+    arrow_json_metadata_encode(metadata, node->metadata);
+    out->metadata = node->metadata;
+  }
   if (n_children == 0) return 0;
   node->child_structs = calloc((size_t)n_children, sizeof(*node->child_structs));
   node->children = calloc((size_t)n_children, sizeof(*node->children));
@@ -53,26 +62,39 @@ static int fill(struct ArrowSchema* out, const char* format, const char* name, i
   return 0;
 }
 
-static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field) {
-  int64_t flags = field->nullable ? ARROW_FLAG_NULLABLE : 0;
-  if (field->is_dictionary && field->dictionary_ordered) flags |= ARROW_FLAG_DICTIONARY_ORDERED;
-  const struct arrow_json_type* storage = field->is_dictionary ? &field->index_type : &field->type;
-  if (fill(out, arrow_json_format(storage), field->name, flags, field->n_children) != 0) return -1;
+static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field);
+
+static int fill_children(struct ArrowSchema* out, const struct arrow_json_field* field) {
   for (int64_t i = 0; i < field->n_children; i++) {
     if (fill_field(out->children[i], &field->children[i]) != 0) return -1;
   }
-  if (!field->is_dictionary) return 0;
+  return 0;
+}
+
+/* As the reference exports it (reference/export_schema.c): the index type's
+ * format, the value type's children under the dictionary. */
+static int fill_field(struct ArrowSchema* out, const struct arrow_json_field* field) {
+  int64_t n_children = field->is_dictionary ? 0 : field->n_children;
+  if (fill(out, arrow_json_format(arrow_json_storage_type(field)), field->name, &field->metadata,
+           arrow_json_field_flags(field), n_children) != 0) {
+    return -1;
+  }
+  if (!field->is_dictionary) return fill_children(out, field);
   struct schema_node* node = out->private_data;
   node->dictionary = calloc(1, sizeof(*node->dictionary));
   if (node->dictionary == NULL) return -1;
   out->dictionary = node->dictionary;
-  return fill(out->dictionary, arrow_json_format(&field->type), NULL, ARROW_FLAG_NULLABLE, 0);
+  if (fill(out->dictionary, arrow_json_format(&field->type), NULL, NULL, ARROW_FLAG_NULLABLE,
+           field->n_children) != 0) {
+    return -1;
+  }
+  return fill_children(out->dictionary, field);
 }
 
 int adc_feed_export_schema(struct adc_feed* feed, const struct arrow_json_file* file, struct ArrowSchema* out,
                            struct adc_error* error) {
   struct ArrowSchema schema = {0}; /* still released if the first allocation fails */
-  int status = fill(&schema, "+s", "", 0, file->n_fields);
+  int status = fill(&schema, "+s", "", &file->metadata, 0, file->n_fields);
   for (int64_t i = 0; status == 0 && i < file->n_fields; i++)
     status = fill_field(schema.children[i], &file->fields[i]);
   if (status != 0) {

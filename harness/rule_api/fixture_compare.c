@@ -25,8 +25,7 @@ static int compare_on_host(const struct arrow_json_file* fixture, const struct t
       return arrow_json_compare_column(
           fixture, field, &fixture->batches[target->batch].columns[target->column], array, difference, size);
     case DICTIONARY_VALUES:
-      return arrow_json_compare_values(&field->type, arrow_json_dictionary_values(fixture, field), array,
-                                       difference, size);
+      return arrow_json_compare_values(fixture, field, array, difference, size);
   }
   return -1;
 }
@@ -52,7 +51,7 @@ static int mirror(const struct adc_case_context* ctx, struct arrow_json_mirror* 
     case ONE_COLUMN:
       return arrow_json_mirror_column(mirror, field, array, host);
     case DICTIONARY_VALUES:
-      return arrow_json_mirror_values(mirror, &field->type, array, host);
+      return arrow_json_mirror_values(mirror, field, array, host);
   }
   return -1;
 }

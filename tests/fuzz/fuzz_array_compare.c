@@ -116,12 +116,10 @@ static void compare(const struct arrow_json_file* file, enum what what, int64_t 
       break;
     }
     case DICTIONARY_VALUES: {
-      const struct arrow_json_column* values = arrow_json_dictionary_values(file, field);
-      result = arrow_json_compare_values(&field->type, values, array, direct, sizeof(direct));
-      copied = arrow_json_mirror_values(&mirror, &field->type, array, &host);
-      if (copied == 0) {
-        host_result = arrow_json_compare_values(&field->type, values, &host, mirrored, sizeof(mirrored));
-      }
+      result = arrow_json_compare_values(file, field, array, direct, sizeof(direct));
+      copied = arrow_json_mirror_values(&mirror, field, array, &host);
+      if (copied == 0)
+        host_result = arrow_json_compare_values(file, field, &host, mirrored, sizeof(mirrored));
       break;
     }
     default:

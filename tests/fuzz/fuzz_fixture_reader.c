@@ -26,32 +26,49 @@ static void require(int condition, const char* promise) {
 
 static void check_column(const struct arrow_json_file* file, const struct arrow_json_field* field,
                          const struct arrow_json_column* column, int64_t expected_length) {
-  require(column->length == expected_length, "a column is as long as its batch or parent");
-  require(column->length >= 0 && column->validity != NULL, "a column has a validity entry per row");
-  for (int64_t i = 0; i < column->length; i++) {
+  const struct arrow_json_type* type = arrow_json_storage_type(field);
+  require(expected_length < 0 || column->length == expected_length,
+          "a column is as long as its batch or parent");
+  require(column->length >= 0, "a column's length is not negative");
+  require((column->validity != NULL) == arrow_layout_has_validity(type->layout),
+          "a column has a validity entry per row exactly when its layout has a validity buffer");
+  for (int64_t i = 0; column->validity != NULL && i < column->length; i++) {
     require(column->validity[i] <= 1, "validity entries are 0 or 1");
     require(field->nullable || column->validity[i], "a non-nullable field has no nulls");
   }
+  require(column->n_buffers >= arrow_layout_buffer_count(type->layout, 0),
+          "a column has the buffers its layout has");
   if (field->is_dictionary) {
     const struct arrow_json_column* values = arrow_json_dictionary_values(file, field);
     require(values != NULL, "a dictionary-encoded column has its dictionary");
     for (int64_t i = 0; i < column->length; i++) {
-      require(!column->validity[i] || (column->ints[i] >= 0 && column->ints[i] < values->length),
+      int64_t index = arrow_json_load_int(column->buffers[1].bytes, type->bit_width, type->is_signed, i);
+      require(!column->validity[i] || (index >= 0 && index < values->length),
               "dictionary indices are inside the dictionary");
     }
-  } else if (field->type.kind == ARROW_JSON_UTF8) {
-    require(column->offsets != NULL && column->offsets[0] == 0, "utf8 offsets start at 0");
+  } else if (type->layout == ARROW_LAYOUT_BINARY || type->layout == ARROW_LAYOUT_LARGE_BINARY) {
+    int width = arrow_layout_of(type->layout)->offset_bytes * 8;
+    const void* offsets = column->buffers[1].bytes;
+    require(offsets != NULL && arrow_json_load_int(offsets, width, true, 0) == 0,
+            "binary offsets start at 0");
     for (int64_t i = 0; i < column->length; i++) {
-      require(column->offsets[i] <= column->offsets[i + 1], "utf8 offsets never decrease");
+      require(
+          arrow_json_load_int(offsets, width, true, i) <= arrow_json_load_int(offsets, width, true, i + 1),
+          "binary offsets never decrease");
     }
-    require(column->offsets[column->length] == column->n_bytes, "utf8 offsets end at the byte count");
-  } else if (field->type.kind == ARROW_JSON_INT) {
-    require(column->ints != NULL, "an int column has its values");
+    require(arrow_json_load_int(offsets, width, true, column->length) == column->buffers[2].size,
+            "binary offsets end at the byte count");
+  } else if (type->layout == ARROW_LAYOUT_FIXED_WIDTH) {
+    require(column->buffers[1].size == column->length * type->value_bytes,
+            "fixed-width values fill their rows");
   }
-  require(column->n_children == (field->type.kind == ARROW_JSON_STRUCT ? field->n_children : 0),
-          "a column has a child per child field");
+  int64_t children = arrow_layout_of(type->layout)->n_children;
+  if (children < 0) children = field->n_children;
+  if (field->is_dictionary) children = 0;
+  require(column->n_children == children, "a column has a child per child field");
+  bool same_length = type->layout == ARROW_LAYOUT_STRUCT || type->layout == ARROW_LAYOUT_SPARSE_UNION;
   for (int64_t i = 0; i < column->n_children; i++) {
-    check_column(file, &field->children[i], &column->children[i], column->length);
+    check_column(file, &field->children[i], &column->children[i], same_length ? column->length : -1);
   }
 }
 
