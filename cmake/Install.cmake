@@ -30,7 +30,10 @@ if(ADC_GPU_MODULES)
 endif()
 
 install(DIRECTORY include/adc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
-install(DIRECTORY fixtures/data/ DESTINATION ${ADC_INSTALL_FIXTURES_DIR} FILES_MATCHING PATTERN "*.json")
+# The hand-written and the generated fixtures, in one folder (their names
+# never repeat: the harness refuses a run where two would).
+install(DIRECTORY fixtures/data/ fixtures/columnar/ DESTINATION ${ADC_INSTALL_FIXTURES_DIR}
+        FILES_MATCHING PATTERN "*.json")
 install(FILES harness/valgrind/gpu-runtimes.supp DESTINATION ${ADC_INSTALL_VALGRIND_DIR})
 
 install(EXPORT ArrowDeviceConformanceTargets

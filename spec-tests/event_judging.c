@@ -107,7 +107,14 @@ static void judge_at_once(struct adc_case_context* ctx, enum adc_array_source so
                           const struct ArrowArray* array, const char* when) {
   const struct adc_source_rules* rules = adc_source_rules(source);
   char difference[512];
-  if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) == 0 || ctx->has_verdict) return;
+  int result = adc_compare_batch(ctx, batch, array, difference, sizeof(difference));
+  if (result == 0 || ctx->has_verdict) return;
+  if (adc_layout_rule_of(result) != NULL) {
+    /* Not late data: a layout no write will mend. */
+    adc_unresolved(ctx, "%s %d: its layout differs from the fixture's (see %s): %s", rules->array_noun, batch,
+                   adc_layout_rule_of(result), difference);
+    return;
+  }
   double later = adc_seconds_until_batch_matches(ctx, batch, array);
   if (later < 0) {
     adc_unresolved(ctx, "%s %d differs from the fixture %s and did not change within %.0f s (see %s): %s",

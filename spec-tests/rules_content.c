@@ -13,16 +13,40 @@ static void schema_matches_fixture(struct adc_case_context* ctx) {
   schema->release(schema);
 }
 
-static void array_matches_fixture(struct adc_case_context* ctx) {
+/* Each batch compared with the fixture; `judged` says which kind of
+ * difference is the rule's (enum arrow_json_difference: data, or one of
+ * the layout differences); a difference of another kind is another
+ * rule's, which the case names and ends unresolved. */
+static void judge_batches(struct adc_case_context* ctx, int judged) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct ArrowArray* array = adc_export_batch(ctx, batch);
     if (array == NULL) return;
     char difference[512];
-    if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) != 0) {
+    int result = adc_compare_batch(ctx, batch, array, difference, sizeof(difference));
+    const char* layout_rule = adc_layout_rule_of(result);
+    if (result == judged) {
       adc_violation(ctx, "batch %d: %s", batch, difference);
+    } else if (result != 0 && judged == ARROW_JSON_DIFFERENT_DATA && layout_rule != NULL) {
+      adc_unresolved(
+          ctx, "batch %d: its layout differs from the fixture's, so its data cannot be read (see %s): %s",
+          batch, layout_rule, difference);
     }
     array->release(array);
   }
+}
+
+static void array_matches_fixture(struct adc_case_context* ctx) {
+  judge_batches(ctx, ARROW_JSON_DIFFERENT_DATA);
+}
+
+/* spec: n_buffers and n_children are "a function of the data type": the
+ * layout table's (fixtures/fixture_model/arrow_layout.c) for every node. */
+static void layout_matches(struct adc_case_context* ctx) {
+  judge_batches(ctx, ARROW_JSON_DIFFERENT_COUNTS);
+}
+
+static void dictionary_when_encoded(struct adc_case_context* ctx) {
+  judge_batches(ctx, ARROW_JSON_DIFFERENT_DICTIONARY);
 }
 
 /* spec: "The data returned by ... must be released independently": the
@@ -63,12 +87,41 @@ static const struct adc_rule rules[] = {
         .clause = "The ArrowArray structure",
         .sentence = "The producer MUST ensure that each contiguous buffer is large enough to represent "
                     "length + offset values encoded according to the Columnar format specification.",
-        .method = "Compares every exported batch with the fixture: lengths, buffer counts, validity, "
-                  "values, offsets, null_count, children and dictionaries.",
+        .method = "Compares every exported batch with the fixture: lengths, validity, values (by value "
+                  "where layouts may differ: views, dense unions, dictionaries), offsets at every level and "
+                  "null_count; a batch whose layout differs is the layout rules' (unresolved here).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportBatchFromJson),
         .run = array_matches_fixture,
+    },
+    {
+        .id = ADC_RULE_ARRAY_LAYOUT,
+        .clause = "The ArrowArray structure",
+        .sentence = "The number of buffers is a function of the data type, as described in the Columnar "
+                    "format specification, except for the binary or utf-8 view type, which has one "
+                    "additional buffer compared to the Columnar format specification",
+        .method = "Checks every node of every exported batch against the layout table "
+                  "(fixtures/fixture_model/arrow_layout.c) before reading any buffer: n_buffers of its "
+                  "type (a union has no validity buffer, a null or run-end encoded array no buffer at "
+                  "all, a view its variadic buffers and their sizes), n_children of its type, and the "
+                  "buffers and children pointers there.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportBatchFromJson),
+        .run = layout_matches,
+    },
+    {
+        .id = ADC_RULE_ARRAY_DICTIONARY,
+        .clause = "The ArrowArray structure",
+        .sentence = "MUST be present if the ArrowArray represents a dictionary-encoded array. MUST be NULL "
+                    "otherwise.",
+        .method = "Checks every node of every exported batch: a dictionary pointer exactly where the "
+                  "fixture's field is dictionary-encoded (at any depth).",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportBatchFromJson),
+        .run = dictionary_when_encoded,
     },
     {
         .id = "schema.release.independent_of_array",

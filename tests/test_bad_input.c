@@ -11,13 +11,15 @@
 #include "test_support.h"
 
 START_TEST(missing_library) {
-  const char* args[] = {"--producer", "/nonexistent/libnothing.so", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer", "/nonexistent/libnothing.so",
+                        NULL};
   expect_one_error_line(args, "/nonexistent/libnothing.so");
 }
 END_TEST
 
 START_TEST(file_that_is_not_a_library) {
-  const char* args[] = {"--producer", SOURCE_PATH("CMakeLists.txt"), NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer", SOURCE_PATH("CMakeLists.txt"),
+                        NULL};
   expect_one_error_line(args, "not an ELF file");
 }
 END_TEST
@@ -30,14 +32,16 @@ END_TEST
 
 START_TEST(unknown_prefix) {
   /* --prefix is the library's: the bundled reference keeps its own. */
-  const char* args[] = {"--producer", BUILD_PATH("libbroken_producer_wrong_value.so"), "--prefix",
-                        "nosuchprefix", NULL};
+  const char* args[] = {
+      "--fixtures", HAND_WRITTEN_FIXTURES, "--producer", BUILD_PATH("libbroken_producer_wrong_value.so"),
+      "--prefix",   "nosuchprefix",        NULL};
   expect_one_error_line(args, "no entry point with prefix 'nosuchprefix'");
 }
 END_TEST
 
 START_TEST(unknown_device) {
-  const char* args[] = {"--producer", "reference", "--device", "abacus", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer", "reference", "--device", "abacus",
+                        NULL};
   expect_one_error_line(args, "unknown device 'abacus'");
 }
 END_TEST
@@ -45,14 +49,15 @@ END_TEST
 START_TEST(malformed_shard) {
   static const char* const shards[] = {"0/3", "4/3", "2", "x/2", "1/", "1/1001"};
   for (size_t i = 0; i < sizeof(shards) / sizeof(shards[0]); i++) {
-    const char* args[] = {"--producer", "reference", "--shard", shards[i], NULL};
+    const char* args[] = {
+        "--fixtures", HAND_WRITTEN_FIXTURES, "--producer", "reference", "--shard", shards[i], NULL};
     expect_one_error_line(args, "--shard takes INDEX/COUNT with 1 <= INDEX <= COUNT");
   }
 }
 END_TEST
 
 START_TEST(unknown_option) {
-  const char* args[] = {"--producer", "reference", "--frobnicate", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer", "reference", "--frobnicate", NULL};
   expect_one_error_line(args, "--frobnicate");
 }
 END_TEST
@@ -88,14 +93,16 @@ START_TEST(no_side_named) {
 END_TEST
 
 START_TEST(crash_becomes_a_verdict) {
-  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"), "--filter",
-                        "*/array.release.non_null_after_export/*", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"),
+                        "--filter",   "*/array.release.non_null_after_export/*",
+                        NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_ptr_nonnull(report);
   ck_assert_int_eq(exit_code, 1);
   const cJSON* cases = cJSON_GetObjectItem(report, "cases");
-  ck_assert_int_eq(cJSON_GetArraySize(cases), 6); /* the run went on after the first crash */
+  ck_assert_int_eq(cJSON_GetArraySize(cases), 7); /* the run went on after the first crash */
   const cJSON* item;
   cJSON_ArrayForEach(item, cases) {
     ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "crash");
@@ -110,7 +117,8 @@ START_TEST(crash_becomes_a_verdict) {
 END_TEST
 
 START_TEST(hang_becomes_a_timeout) {
-  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_hang_on_export.so"),
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", BUILD_PATH("libmisbehaving_hang_on_export.so"),
                         "--timeout",  "0.5",
                         "--filter",   "*/array.release.sets_null/int32_*",
                         NULL};
@@ -131,8 +139,9 @@ END_TEST
 START_TEST(missing_entry_point_is_not_supported) {
   /* The crashing library exports no device entry point: device rules must
    * say so, naming the symbol, and never pass. */
-  const char* args[] = {"--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"), "--filter",
-                        "*/device_array.*", NULL};
+  const char* args[] = {
+      "--fixtures", HAND_WRITTEN_FIXTURES, "--producer", BUILD_PATH("libmisbehaving_crash_on_export.so"),
+      "--filter",   "*/device_array.*",    NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_ptr_nonnull(report);
@@ -153,20 +162,19 @@ START_TEST(library_beyond_the_memory_limit_is_refused_up_front) {
   return; /* a sanitizer's reserved address space exceeds any useful limit */
 #endif
   /* It loads within 400 MiB (--list loads it once, as every run does)... */
-  const char* roomy[] = {
-      "--producer", BUILD_PATH("libmisbehaving_maps_300_mib.so"), "--memory-limit", "400", "--list", NULL};
+  const char* roomy[] = {"--fixtures",     HAND_WRITTEN_FIXTURES,
+                         "--producer",     BUILD_PATH("libmisbehaving_maps_300_mib.so"),
+                         "--memory-limit", "400",
+                         "--list",         NULL};
   struct run_result listed = run_conform(roomy);
   ck_assert_msg(listed.exit_code == 0, "exit %d: %s", listed.exit_code, listed.err);
   run_result_free(&listed);
   /* ...and not within 200, which every case's process would be held to:
    * one error line, not a report of unresolved cases. */
-  const char* tight[] = {"--producer",
-                         BUILD_PATH("libmisbehaving_maps_300_mib.so"),
-                         "--consumer",
-                         "reference",
-                         "--memory-limit",
-                         "200",
-                         NULL};
+  const char* tight[] = {
+      "--fixtures", HAND_WRITTEN_FIXTURES, "--producer",     BUILD_PATH("libmisbehaving_maps_300_mib.so"),
+      "--consumer", "reference",           "--memory-limit", "200",
+      NULL};
   expect_one_error_line(tight, "within --memory-limit 200 MiB");
 }
 END_TEST
@@ -202,7 +210,8 @@ static int count_forks(const char* const* args, cJSON** report, int* exit_code) 
 /* The instrument counts: a run of 6 cases on the CPU forks 6 case
  * processes at least (besides the library's load and the device's probe). */
 START_TEST(fork_log_counts_case_processes) {
-  const char* args[] = {"--producer", "reference", "--filter", "cpu/array.release.sets_null/*", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,           "--producer", "reference",
+                        "--filter",   "cpu/array.release.sets_null/*", NULL};
   cJSON* report = NULL;
   int exit_code;
   int forks = count_forks(args, &report, &exit_code);
@@ -223,7 +232,9 @@ START_TEST(gpu_device_without_gpu_is_never_pass) {
   ck_assert_ptr_nonnull(device);
   struct adc_error reason;
   if (device->probe(device, &reason) == 0) return; /* a GPU is here: the device run judges it */
-  const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", device->name, NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer",
+                        "reference",  "--consumer",          "reference",
+                        "--device",   device->name,          NULL};
   cJSON* report = NULL;
   int exit_code;
   int forks = count_forks(args, &report, &exit_code);

@@ -37,8 +37,19 @@ static cJSON* run_with(const char* expectations, int* exit_code, char** err) {
   char report_path[32];
   write_file(expect, expectations);
   write_file(report_path, "");
-  const char* args[] = {"--producer", TWIN, "--filter",      DATA_RULE_CASES, "--expect", expect,
-                        "--jobs",     "2",  "--report-json", report_path,     NULL};
+  const char* args[] = {"--fixtures",
+                        HAND_WRITTEN_FIXTURES,
+                        "--producer",
+                        TWIN,
+                        "--filter",
+                        DATA_RULE_CASES,
+                        "--expect",
+                        expect,
+                        "--jobs",
+                        "2",
+                        "--report-json",
+                        report_path,
+                        NULL};
   struct run_result run = run_conform(args);
   *exit_code = run.exit_code;
   *err = strdup(run.err);
@@ -61,10 +72,10 @@ START_TEST(expected_failure_keeps_the_run_green) {
                            " fail  altered on purpose \n" FAILING_INT32 " fail altered\n",
                            &exit_code, &err);
   ck_assert_msg(exit_code == 0, "exit %d, stderr: %s", exit_code, err);
-  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 4);
+  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 5);
   ck_assert_int_eq((int)summary_count(report, "unexpected_pass"), 0);
   /* The verdict is kept: a library with expected failures does not conform. */
-  ck_assert_int_eq((int)summary_count(report, "fail"), 4);
+  ck_assert_int_eq((int)summary_count(report, "fail"), 5);
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "conforms")));
   const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/dictionary");
   ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "fail");
@@ -108,8 +119,8 @@ START_TEST(another_status_fails_the_run) {
   cJSON* report = run_with(FAILING_CASES " crash a crash was seen once\n" FAILING_INT32 " crash also\n",
                            &exit_code, &err);
   ck_assert_int_eq(exit_code, 1);
-  ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 4);
-  ck_assert_int_eq((int)summary_count(report, "failing_run_cases"), 4);
+  ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 5);
+  ck_assert_int_eq((int)summary_count(report, "failing_run_cases"), 5);
   const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/nested_struct");
   ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(item, "expectation"), "outcome")->valuestring,
                    "unexpected_status");
@@ -123,7 +134,7 @@ START_TEST(unexpected_pass_fails_the_run) {
   char* err;
   cJSON* report = run_with(DATA_RULE_CASES " fail altered on purpose\n", &exit_code, &err);
   ck_assert_int_eq(exit_code, 1);
-  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 4);
+  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 5);
   ck_assert_int_eq((int)summary_count(report, "unexpected_pass"), 2);
   const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/int32_empty");
   ck_assert_str_eq(cJSON_GetObjectItem(item, "status")->valuestring, "pass");
@@ -142,7 +153,7 @@ START_TEST(alternatives_accept_any_of_them) {
   cJSON* report = run_with(FAILING_INT32 " crash|timeout never\n" DATA_RULE_CASES " fail|pass intermittent\n",
                            &exit_code, &err);
   ck_assert_int_eq(exit_code, 1);
-  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 5);
+  ck_assert_int_eq((int)summary_count(report, "expected_fail"), 6);
   ck_assert_int_eq((int)summary_count(report, "unexpected_status"), 1);
   const cJSON* item = report_case(report, "cpu/array.data.matches_fixture/int32_empty");
   const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
@@ -179,20 +190,21 @@ START_TEST(console_shows_the_outcomes) {
   write_file(expect, DATA_RULE_CASES " fail altered on purpose\n");
   /* Each case's outcome is on its line with --verbose; by default the
    * rule's line counts them. */
-  const char* args[] = {"--producer", TWIN,   "--filter",  DATA_RULE_CASES,
-                        "--expect",   expect, "--verbose", NULL};
+  const char* args[] = {
+      "--fixtures", HAND_WRITTEN_FIXTURES, "--producer", TWIN, "--filter", DATA_RULE_CASES, "--expect",
+      expect,       "--verbose",           NULL};
   struct run_result run = run_conform(args);
   ck_assert_int_eq(run.exit_code, 1);
   ck_assert_msg(strstr(run.out, "[expected_fail: ") != NULL, "%s", run.out);
   ck_assert_msg(strstr(run.out, "[unexpected_pass: ") != NULL, "%s", run.out);
-  ck_assert_msg(strstr(run.out, ": 4 expected_fail, 2 unexpected_pass, 0 unexpected_status;") != NULL, "%s",
+  ck_assert_msg(strstr(run.out, ": 5 expected_fail, 2 unexpected_pass, 0 unexpected_status;") != NULL, "%s",
                 run.out);
   ck_assert_msg(strstr(run.out, "EXPECTATIONS NOT MET") != NULL, "%s", run.out);
   run_result_free(&run);
-  args[6] = NULL; /* without --verbose */
+  args[8] = NULL; /* without --verbose */
   run = run_conform(args);
   unlink(expect);
-  ck_assert_msg(strstr(run.out, "2 pass, 4 fail [4 expected_fail, 2 unexpected_pass]") != NULL, "%s",
+  ck_assert_msg(strstr(run.out, "2 pass, 5 fail [5 expected_fail, 2 unexpected_pass]") != NULL, "%s",
                 run.out);
   ck_assert_msg(strstr(run.out, "EXPECTATIONS NOT MET") != NULL, "%s", run.out);
   run_result_free(&run);
@@ -252,7 +264,7 @@ END_TEST
 static void expect_bad_file(const char* text, const char* needle) {
   char expect[32];
   write_file(expect, text);
-  const char* args[] = {"--producer", TWIN, "--expect", expect, NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer", TWIN, "--expect", expect, NULL};
   struct run_result run = run_conform(args);
   unlink(expect);
   ck_assert_msg(run.exit_code == 2, "exit %d, stderr: %s", run.exit_code, run.err);
@@ -291,7 +303,8 @@ START_TEST(unknown_alternative) {
 END_TEST
 
 START_TEST(unreadable_file) {
-  const char* args[] = {"--producer", TWIN, "--expect", "/nonexistent/expectations.txt", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,           "--producer", TWIN,
+                        "--expect",   "/nonexistent/expectations.txt", NULL};
   struct run_result run = run_conform(args);
   ck_assert_int_eq(run.exit_code, 2);
   ck_assert_int_eq(count_lines(run.err), 1);

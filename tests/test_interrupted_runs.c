@@ -32,7 +32,9 @@ static struct interrupted_run start_run(const char* hanging_filter, const char* 
   snprintf(run.journal, sizeof(run.journal), "%s.journal", run.report);
   unlink(run.report);
   setenv("ADC_MISBEHAVIOUR", "ignore_term_and_hang", 1);
-  const char* args[] = {"--producer",
+  const char* args[] = {"--fixtures",
+                        HAND_WRITTEN_FIXTURES,
+                        "--producer",
                         BUILD_PATH("libmisbehaving_on_request.so"),
                         "--filter",
                         hanging_filter,
@@ -83,7 +85,7 @@ START_TEST(sigterm_ends_the_run_with_a_report) {
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(summary, "complete")));
   ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(summary, "conforms")));
   ck_assert_str_eq(cJSON_GetObjectItem(summary, "interrupted_by")->valuestring, "SIGTERM");
-  ck_assert_int_eq(cJSON_GetObjectItem(summary, "pass")->valueint, 6);
+  ck_assert_int_eq(cJSON_GetObjectItem(summary, "pass")->valueint, 7);
   const char* message = NULL;
   ck_assert_int_eq(status_of(report, HANGING_CASE, &message), 1);
   ck_assert_ptr_nonnull(strstr(message, "the run was interrupted by SIGTERM"));
@@ -107,14 +109,14 @@ START_TEST(sigint_leaves_cases_not_started_unresolved) {
   ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT, "wait status %d", status);
   cJSON* report = read_json_file(run.report);
   ck_assert_ptr_nonnull(report);
-  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")), 9);
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")), 10);
   int not_run = 0;
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
     not_run += strstr(cJSON_GetObjectItem(item, "message")->valuestring,
                       "not run: the run was interrupted by SIGINT") != NULL;
   }
-  ck_assert_int_eq(not_run, 8);
+  ck_assert_int_eq(not_run, 9);
   const char* message = NULL;
   ck_assert_int_eq(status_of(report, "cpu/array.release.sets_null/int32_all_null", &message), 1);
   ck_assert_ptr_nonnull(strstr(message, "the run was interrupted by SIGINT after"));
@@ -136,7 +138,7 @@ START_TEST(sigkill_leaves_the_journal) {
   int passed = 0;
   ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
   cJSON* header = cJSON_Parse(line);
-  ck_assert_int_eq(cJSON_GetObjectItem(header, "planned_cases")->valueint, 7);
+  ck_assert_int_eq(cJSON_GetObjectItem(header, "planned_cases")->valueint, 8);
   cJSON_Delete(header);
   while (fgets(line, sizeof(line), f) != NULL) {
     cJSON* entry = cJSON_Parse(line);
@@ -145,7 +147,7 @@ START_TEST(sigkill_leaves_the_journal) {
     cJSON_Delete(entry);
   }
   fclose(f);
-  ck_assert_int_eq(passed, 6);
+  ck_assert_int_eq(passed, 7);
   unlink(run.journal);
   /* The case left running dies with the harness. */
   ck_assert_int_eq(processes_left_behind(1.0), 0);

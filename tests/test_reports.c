@@ -90,8 +90,9 @@ START_TEST(reference_pair_reports) {
   struct outputs o;
   make_outputs(&o);
   act_as_github_step(&o);
-  const char* args[] = {"--producer",    "reference", "--consumer", "reference", "--device", "all",
-                        "--report-json", o.json,      "--junit",    o.junit,     NULL};
+  const char* args[] = {"--producer", "reference",           "--consumer", "reference", "--device",
+                        "all",        "--report-json",       o.json,       "--junit",   o.junit,
+                        "--fixtures", HAND_WRITTEN_FIXTURES, NULL};
   struct run_result run = run_conform(args);
   ck_assert_msg(run.exit_code == 0, "exit %d: %s%s", run.exit_code, run.out, run.err);
   ck_assert_msg(count_lines(run.out) < 40, "%d console lines:\n%s", count_lines(run.out), run.out);
@@ -134,7 +135,8 @@ START_TEST(broken_twin_reports) {
   struct outputs o;
   make_outputs(&o);
   act_as_github_step(&o);
-  const char* args[] = {"--producer",    WRONG_VALUE_TWIN,
+  const char* args[] = {"--fixtures",    HAND_WRITTEN_FIXTURES,
+                        "--producer",    WRONG_VALUE_TWIN,
                         "--filter",      "cpu/array.data.*",
                         "--filter",      "cpu/array.move.*",
                         "--report-json", o.json,
@@ -201,7 +203,7 @@ START_TEST(broken_twin_reports) {
   ck_assert_int_eq(count_occurrences(junit, "<skipped "),
                    summary_int(report, "not_supported") + summary_int(report, "unresolved"));
   ck_assert_int_eq(count_occurrences(junit, "<property name=\"rule\" value=\"array.data.matches_fixture\"/>"),
-                   6);
+                   7);
   ck_assert_int_eq(count_occurrences(junit, "<property name=\"clause\" "), cases);
   free(junit);
   cJSON_Delete(report);
@@ -214,9 +216,11 @@ END_TEST
 START_TEST(crash_is_an_error_and_warning_a_note) {
   struct outputs o;
   make_outputs(&o);
-  const char* crashing[] = {
-      "--producer", CRASHING_LIBRARY, "--filter", "cpu/array.release.sets_null/int32_nulls",
-      "--junit",    o.junit,          NULL};
+  const char* crashing[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                            "--producer", CRASHING_LIBRARY,
+                            "--filter",   "cpu/array.release.sets_null/int32_nulls",
+                            "--junit",    o.junit,
+                            NULL};
   struct run_result run = run_conform(crashing);
   ck_assert_int_eq(run.exit_code, 1);
   run_result_free(&run);
@@ -226,9 +230,11 @@ START_TEST(crash_is_an_error_and_warning_a_note) {
   ck_assert_msg(strstr(junit, "type=\"crash\">") != NULL, "%s", junit);
   free(junit);
 
-  const char* warning[] = {
-      "--producer", WARNING_TWIN, "--filter", "cpu/device_stream.end.repeats/int32_nulls",
-      "--junit",    o.junit,      "--tap",    NULL};
+  const char* warning[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                           "--producer", WARNING_TWIN,
+                           "--filter",   "cpu/device_stream.end.repeats/int32_nulls",
+                           "--junit",    o.junit,
+                           "--tap",      NULL};
   run = run_conform(warning);
   /* A SHOULD shortfall fails nothing; but a SHOULD case alone shows nothing
    * of the producer's MUST rules either. */
@@ -249,30 +255,38 @@ END_TEST
 
 /* By default one line per rule; --verbose one line per case. */
 START_TEST(verbose_lists_every_case) {
-  const char* args[] = {"--producer", WRONG_VALUE_TWIN, "--filter", "cpu/array.data.matches_fixture/*", NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", WRONG_VALUE_TWIN,
+                        "--filter",   "cpu/array.data.matches_fixture/*",
+                        NULL};
   struct run_result run = run_conform(args);
   ck_assert_int_eq(run.exit_code, 1);
-  ck_assert_msg(strncmp(run.out, "FAIL    array.data.matches_fixture MUST   2 pass, 4 fail; cpu/", 62) == 0,
+  ck_assert_msg(strncmp(run.out, "FAIL    array.data.matches_fixture MUST   2 pass, 5 fail; cpu/", 62) == 0,
                 "%s", run.out);
   ck_assert_int_eq(count_occurrences(run.out, "array.data.matches_fixture"), 1);
   /* Standard output is a file here, not a terminal: no colour. */
   ck_assert_ptr_null(strchr(run.out, '\033'));
   run_result_free(&run);
 
-  const char* verbose[] = {
-      "--producer", WRONG_VALUE_TWIN, "--filter", "cpu/array.data.matches_fixture/*", "--verbose", NULL};
+  const char* verbose[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                           "--producer", WRONG_VALUE_TWIN,
+                           "--filter",   "cpu/array.data.matches_fixture/*",
+                           "--verbose",  NULL};
   run = run_conform(verbose);
   ck_assert_int_eq(run.exit_code, 1);
   int case_lines = count_occurrences(run.out, "\n  PASS ") + count_occurrences(run.out, "\n  FAIL ");
-  ck_assert_msg(case_lines == 6, "%d case lines:\n%s", case_lines, run.out);
+  ck_assert_msg(case_lines == 7, "%d case lines:\n%s", case_lines, run.out);
   run_result_free(&run);
 }
 END_TEST
 
 /* --prefix names the library under test's prefix, never the reference's. */
 START_TEST(prefix_leaves_the_reference_alone) {
-  const char* args[] = {"--producer", WRONG_VALUE_TWIN, "--consumer", "reference",
-                        "--prefix",   "broken",         "--list",     NULL};
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", WRONG_VALUE_TWIN,
+                        "--consumer", "reference",
+                        "--prefix",   "broken",
+                        "--list",     NULL};
   struct run_result run = run_conform(args);
   ck_assert_msg(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);
   ck_assert_str_eq(run.err, "");
@@ -280,8 +294,9 @@ START_TEST(prefix_leaves_the_reference_alone) {
   ck_assert_ptr_nonnull(strstr(run.out, "cpu/array.data.matches_fixture/"));
   run_result_free(&run);
 
-  const char* wrong[] = {"--producer", WRONG_VALUE_TWIN, "--consumer", "reference",
-                         "--prefix",   "nanoarrow",      NULL};
+  const char* wrong[] = {"--fixtures",     HAND_WRITTEN_FIXTURES, "--producer",
+                         WRONG_VALUE_TWIN, "--consumer",          "reference",
+                         "--prefix",       "nanoarrow",           NULL};
   run = run_conform(wrong);
   ck_assert_int_eq(run.exit_code, 2);
   ck_assert_int_eq(count_lines(run.err), 1);

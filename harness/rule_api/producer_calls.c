@@ -158,12 +158,20 @@ bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {
   return true;
 }
 
+const char* adc_layout_rule_of(int difference) {
+  if (difference == ARROW_JSON_DIFFERENT_COUNTS) return ADC_RULE_ARRAY_LAYOUT;
+  if (difference == ARROW_JSON_DIFFERENT_DICTIONARY) return ADC_RULE_ARRAY_DICTIONARY;
+  return NULL;
+}
+
 bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
                                    const char* data_rule) {
   char difference[512];
-  if (adc_compare_batch(ctx, batch, array, difference, sizeof(difference)) == 0) return true;
+  int result = adc_compare_batch(ctx, batch, array, difference, sizeof(difference));
+  if (result == 0) return true;
+  const char* layout_rule = adc_layout_rule_of(result);
   adc_unresolved(ctx, "batch %d differs from the fixture before the rule's step (see %s): %s", batch,
-                 data_rule, difference);
+                 layout_rule != NULL ? layout_rule : data_rule, difference);
   return false;
 }
 

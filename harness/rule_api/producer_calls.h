@@ -23,6 +23,13 @@
 /* The event rules (spec-tests/rules_sync_event.c) that other rules point
  * at when a batch's sync_event cannot be waited on or its data were still
  * being written when the harness was told they were ready. */
+/* The rules on a batch's layout (spec-tests/rules_content.c): a data
+ * rule whose comparison finds a layout difference names them. */
+#define ADC_RULE_ARRAY_LAYOUT "array.layout.buffers_and_children"
+#define ADC_RULE_ARRAY_DICTIONARY "array.dictionary.present_when_encoded"
+/* The layout rule that judges a comparison's result (enum
+ * arrow_json_difference), or NULL when it is a difference of data. */
+const char* adc_layout_rule_of(int difference);
 #define ADC_RULE_VALID_EVENT "device_array.sync_event.valid_event"
 #define ADC_RULE_DATA_COMPLETE "device_array.sync_event.data_complete"
 #define ADC_RULE_NULL_MEANS_READY "device_array.sync_event.null_means_ready"

@@ -1,5 +1,6 @@
-/* The fixtures of a run: every *.json file of a folder, read in the parent
- * (reading JSON runs no code of the library under test). */
+/* The fixtures of a run: every *.json file of a folder, or of several
+ * separated by ':', read in the parent (reading JSON runs no code of the
+ * library under test).  Names must be unique across the folders. */
 #ifndef ADC_FIXTURE_SET_H
 #define ADC_FIXTURE_SET_H
 
