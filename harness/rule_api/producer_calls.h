@@ -26,6 +26,9 @@
 /* The rules on a batch's layout (spec-tests/rules_content.c): a data
  * rule whose comparison finds a layout difference names them. */
 #define ADC_RULE_ARRAY_LAYOUT "array.layout.buffers_and_children"
+/* The rule on a schema's types, which its flags' and metadata's rules name
+ * when the types differ. */
+#define ADC_RULE_SCHEMA_TYPES "schema.format.matches_fixture"
 #define ADC_RULE_ARRAY_DICTIONARY "array.dictionary.present_when_encoded"
 /* The layout rule that judges a comparison's result (enum
  * arrow_json_difference), or NULL when it is a difference of data. */
