@@ -113,6 +113,7 @@ static void metadata_encoding(struct adc_case_context* ctx) {
       .severity = ADC_MUST,                                                \
       .needs = ADC_NEED(ExportFailingAsyncFromJson),                       \
       .devices = &adc_devices_for_streams,                                 \
+      .fixtures = &adc_fixtures_with_batches,                              \
       .run = body,                                                         \
   }
 /* clang-format on */

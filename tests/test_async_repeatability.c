@@ -34,13 +34,10 @@ static const struct subject subjects[] = {
 /* "<case id> <status>" lines of one run, in report order; the caller frees it. */
 static char* statuses_of_one_run(const struct subject* subject) {
   /* One report over both devices: every device, filtered to these two. */
-  const char* args[] = {"--producer", subject->producer,
-                        "--consumer", subject->consumer,
-                        "--device",   "all",
-                        "--filter",   "cpu/async.*",
-                        "--filter",   "simulated/async.*",
-                        "--filter",   "cpu/consumer.async.*",
-                        "--filter",   "simulated/consumer.async.*",
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,  "--producer", subject->producer,
+                        "--consumer", subject->consumer,      "--device",   "all",
+                        "--filter",   "cpu/async.*",          "--filter",   "simulated/async.*",
+                        "--filter",   "cpu/consumer.async.*", "--filter",   "simulated/consumer.async.*",
                         NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);

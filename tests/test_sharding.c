@@ -10,7 +10,7 @@
 #include "test_support.h"
 
 #define COUNT 3
-#define MAX_CASES 8192
+#define MAX_CASES 16384
 
 struct case_list {
   char* ids[MAX_CASES];
@@ -20,8 +20,11 @@ struct case_list {
 /* The case IDs adc-conform lists for the reference pair on every device,
  * for `shard` ("I/N"), or unsharded when it is NULL. */
 static void list_cases(const char* shard, struct case_list* out) {
-  const char* args[] = {"--producer", "reference", "--consumer", "reference",
-                        "--device",   "all",       "--list",     shard != NULL ? "--shard" : NULL,
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", "reference",
+                        "--consumer", "reference",
+                        "--device",   "all",
+                        "--list",     shard != NULL ? "--shard" : NULL,
                         shard,        NULL};
   struct run_result run = run_conform(args);
   ck_assert_msg(run.exit_code == 0, "exit %d: %s", run.exit_code, run.err);

@@ -34,7 +34,7 @@ static void put_reach(FILE* out, const struct adc_rule* rule) {
     put_cell_text(out, rule->devices->description);
   }
   if (rule->fixtures == NULL) {
-    fputs(", every fixture", out);
+    fputs(adc_rule_judges_batches(rule) ? ", every fixture with a batch" : ", every fixture", out);
   } else {
     fputs(", fixtures with ", out);
     put_cell_text(out, rule->fixtures->description);

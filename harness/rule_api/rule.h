@@ -76,10 +76,21 @@ struct adc_rule_family {
 #define ADC_RULE_FAMILY(rows) \
   { rows, sizeof(rows) / sizeof((rows)[0]) }
 
+/* Whether the rule judges single batches (it needs a batch entry point:
+ * ExportBatchFromJson, ImportBatchAndCompareToJson or their device forms):
+ * a fixture without batches gives it
+ * nothing to judge, so it is not planned there (shared_filters.c). */
+bool adc_rule_judges_batches(const struct adc_rule* rule);
+/* Whether the rule's cases are planned on `fixture`: its filter holds and,
+ * for a rule judging batches, the fixture has one. */
+bool adc_rule_applies_to_fixture(const struct adc_rule* rule, const struct arrow_json_file* fixture);
+
 /* Filters shared by several families (shared_filters.c). */
 extern const struct adc_fixture_filter adc_fixtures_with_values; /* at least one non-null value */
 /* More than one batch: for the rules on the order of async calls. */
 extern const struct adc_fixture_filter adc_fixtures_with_several_batches;
+/* At least one batch: for the rules on an async producer's error path. */
+extern const struct adc_fixture_filter adc_fixtures_with_batches;
 /* Every device but cpu_device_arrays: device streams carry device arrays on
  * the CPU too, so `cpu` judges them there. */
 extern const struct adc_device_filter adc_devices_for_streams;

@@ -15,7 +15,7 @@ static bool selected(const char* const* filters, int n_filters, const char* id) 
 static bool applies(const struct adc_rule* rule, const struct adc_device* device,
                     const struct adc_fixture* fixture) {
   if (rule->devices != NULL && !rule->devices->holds(device)) return false;
-  return rule->fixtures == NULL || rule->fixtures->holds(&fixture->model);
+  return adc_rule_applies_to_fixture(rule, &fixture->model);
 }
 
 const struct adc_side* adc_side_tested_by(const struct adc_session* session, const struct adc_rule* rule) {
