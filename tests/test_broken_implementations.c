@@ -274,11 +274,11 @@ static void start_run(struct twin_run* run) {
            run->device->name);
   char filters[MAX_SHOWN_BY][160];
   const char* args[10 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
-                                            d->library,
-                                            "--device",
-                                            run->device->name,
-                                            "--report-json",
-                                            run->report};
+                                             d->library,
+                                             "--device",
+                                             run->device->name,
+                                             "--report-json",
+                                             run->report};
   int n = 6;
   /* The twin's own fixtures, else those --fixture names, else the
    * hand-written ones: they show every defect that is not about a layout
