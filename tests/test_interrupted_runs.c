@@ -74,7 +74,7 @@ static int status_of(const cJSON* report, const char* id, const char** message) 
 
 START_TEST(sigterm_ends_the_run_with_a_report) {
   ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
-  struct interrupted_run run = start_run(HANGING_CASE, "2", 7); /* the quick cases ended */
+  struct interrupted_run run = start_run(HANGING_CASE, "2", 8); /* the quick cases ended */
   kill(run.pid, SIGTERM);
   int status;
   waitpid(run.pid, &status, 0);
@@ -128,7 +128,7 @@ END_TEST
 
 START_TEST(sigkill_leaves_the_journal) {
   ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
-  struct interrupted_run run = start_run(HANGING_CASE, "2", 7);
+  struct interrupted_run run = start_run(HANGING_CASE, "2", 8);
   kill(run.pid, SIGKILL);
   waitpid(run.pid, NULL, 0);
   ck_assert_msg(access(run.report, F_OK) != 0, "a killed harness cannot have written its report");

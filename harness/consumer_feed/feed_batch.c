@@ -159,31 +159,40 @@ static const struct arrow_json_column* dictionary_values(const struct export_sta
   return NULL;
 }
 
-/* The children of `column`, each with its field's layout; a padded parent
- * padded them already, so they export from row 0. */
+/* Exports `column` with `padding` rows put before its own where its layout
+ * takes them (arrow_json_column_pad), or as it is. */
+static int export_padded(struct export_state* state, const struct arrow_json_field* field,
+                         const struct arrow_json_column* column, int64_t padding, struct ArrowArray* out,
+                         struct feed_record* record) {
+  const struct arrow_json_type* type = arrow_json_storage_type(field);
+  if (padding == 0) return export_node(state, field, type, column, 0, out, record);
+  struct arrow_json_column padded;
+  int64_t applied = arrow_json_column_pad(state->file, field, column, padding, &padded);
+  if (applied < 0) return out_of_memory(state);
+  int status = export_node(state, field, type, &padded, applied, out, record);
+  arrow_json_column_free(&padded);
+  return status;
+}
+
+/* The `n` children of a node, each with its field's layout: the batch's
+ * columns padded as the layout asks (`padding`), a column's children as
+ * they are (a padded parent padded them already, so they export from row
+ * 0). */
 static int export_children(struct export_state* state, struct array_node* node,
                            const struct arrow_json_field* fields, const struct arrow_json_column* columns,
-                           int64_t n, struct feed_record* record) {
+                           int64_t n, int64_t padding, struct feed_record* record) {
   if (n == 0) return 0;
   node->child_structs = calloc((size_t)n, sizeof(*node->child_structs));
   node->children = calloc((size_t)n, sizeof(*node->children));
   if (node->child_structs == NULL || node->children == NULL) return out_of_memory(state);
   node->n_children = n;
   for (int64_t i = 0; i < n; i++) {
-    const struct arrow_json_field* field = &fields[i];
     node->children[i] = &node->child_structs[i];
-    if (export_node(state, field, arrow_json_storage_type(field), &columns[i], 0, node->children[i],
-                    record) != 0) {
-      return -1;
-    }
+    if (export_padded(state, &fields[i], &columns[i], padding, node->children[i], record) != 0) return -1;
   }
   return 0;
 }
 
-/* Exports one column (or, with `type` a dictionary-encoded field's value
- * type, its dictionary's values), of which the first `padding` rows are
- * left out through `offset` (arrow_json_column_pad).  The buffers are the
- * model's, as the layout table lays them out for the type. */
 static int export_node(struct export_state* state, const struct arrow_json_field* field,
                        const struct arrow_json_type* type, const struct arrow_json_column* column,
                        int64_t padding, struct ArrowArray* out, struct feed_record* parent) {
@@ -209,7 +218,7 @@ static int export_node(struct export_state* state, const struct arrow_json_field
 
   bool indices = field->is_dictionary && type == &field->index_type;
   if (!indices) {
-    if (export_children(state, node, field->children, column->children, column->n_children, record) != 0)
+    if (export_children(state, node, field->children, column->children, column->n_children, 0, record) != 0)
       return -1;
     out->n_children = node->n_children;
     out->children = node->children;
@@ -223,31 +232,6 @@ static int export_node(struct export_state* state, const struct arrow_json_field
     return -1;
   }
   out->dictionary = node->dictionary;
-  return 0;
-}
-
-/* The batch's columns, each padded as the layout asks where its layout
- * takes it (arrow_json_column_pad). */
-static int export_columns(struct export_state* state, struct array_node* node,
-                          const struct arrow_json_column* columns, struct feed_record* record) {
-  int64_t n = state->file->n_fields;
-  if (n == 0) return 0;
-  node->child_structs = calloc((size_t)n, sizeof(*node->child_structs));
-  node->children = calloc((size_t)n, sizeof(*node->children));
-  if (node->child_structs == NULL || node->children == NULL) return out_of_memory(state);
-  node->n_children = n;
-  for (int64_t i = 0; i < n; i++) {
-    const struct arrow_json_field* field = &state->file->fields[i];
-    node->children[i] = &node->child_structs[i];
-    struct arrow_json_column padded;
-    int64_t padding =
-        arrow_json_column_pad(state->file, field, &columns[i], state->layout->offset_padding, &padded);
-    if (padding < 0) return out_of_memory(state);
-    int status = export_node(state, field, arrow_json_storage_type(field), &padded, padding,
-                             node->children[i], record);
-    arrow_json_column_free(&padded);
-    if (status != 0) return -1;
-  }
   return 0;
 }
 
@@ -346,7 +330,10 @@ static int export_batch(struct export_state* state, int64_t batch_index, struct 
     columns = altered.columns;
     state->dictionaries = altered.dictionaries;
   }
-  if (status == 0) status = export_columns(state, node, columns, array.private_data);
+  if (status == 0) {
+    status = export_children(state, node, state->file->fields, columns, state->file->n_fields,
+                             state->layout->offset_padding, array.private_data);
+  }
   free_altered(&altered);
   array.n_children = node->n_children;
   array.children = node->children;
