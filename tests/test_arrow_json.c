@@ -317,6 +317,104 @@ START_TEST(comparison_checks_columns_against_their_batch) {
 }
 END_TEST
 
+/* A one-column file of `type` (a JSON type object) and `column` (its
+ * FieldData without name and count), `count` rows. */
+static int read_one_column(const char* type, const char* children, const char* column, int count,
+                           struct arrow_json_file* file, char* error, size_t size) {
+  char text[4096];
+  snprintf(text, sizeof(text),
+           "{\"schema\": {\"fields\": [{\"name\": \"c\", \"nullable\": true, \"type\": %s, \"children\": "
+           "[%s]}]}, \"batches\": [{\"count\": %d, \"columns\": [{\"name\": \"c\", \"count\": %d, %s}]}]}",
+           type, children, count, count, column);
+  return arrow_json_read_text("t", text, strlen(text), file, error, size);
+}
+
+/* Values become the bytes the C Data Interface exports. */
+START_TEST(reader_lays_values_out_as_exported) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(read_one_column("{\"name\": \"decimal\", \"precision\": 5, \"scale\": 2}", "",
+                                "\"VALIDITY\": [1, 1], \"DATA\": [\"-1\", \"258\"]", 2, &file, error,
+                                sizeof(error)) == 0,
+                "%s", error);
+  const uint8_t* decimal = file.batches[0].columns[0].buffers[1].bytes;
+  for (int i = 0; i < 16; i++) ck_assert_int_eq(decimal[i], 0xFF); /* -1, 128-bit two's complement */
+  ck_assert_int_eq(decimal[16], 2);
+  ck_assert_int_eq(decimal[17], 1);
+  ck_assert_str_eq(arrow_json_format(&file.fields[0].type), "d:5,2");
+  arrow_json_file_free(&file);
+
+  ck_assert_msg(
+      read_one_column("{\"name\": \"floatingpoint\", \"precision\": \"HALF\"}", "",
+                      "\"VALIDITY\": [1, 1], \"DATA\": [1.5, -65504]", 2, &file, error, sizeof(error)) == 0,
+      "%s", error);
+  const uint16_t* half = (const uint16_t*)file.batches[0].columns[0].buffers[1].bytes;
+  ck_assert_uint_eq(half[0], 0x3E00);
+  ck_assert_uint_eq(half[1], 0xFBFF);
+  arrow_json_file_free(&file);
+
+  ck_assert_msg(
+      read_one_column("{\"name\": \"utf8view\"}", "",
+                      "\"VALIDITY\": [1, 1], \"VIEWS\": [{\"SIZE\": 2, \"INLINED\": \"hi\"}, {\"SIZE\": 13, "
+                      "\"PREFIX_HEX\": \"61626364\", \"BUFFER_INDEX\": 0, \"OFFSET\": 1}], "
+                      "\"VARIADIC_DATA_BUFFERS\": [\"5A6162636465666768696A6B6C6D\"]",
+                      2, &file, error, sizeof(error)) == 0,
+      "%s", error);
+  const struct arrow_json_column* views = &file.batches[0].columns[0];
+  ck_assert_int_eq(views->n_buffers, 4); /* validity, views, one variadic buffer, their sizes */
+  ck_assert_int_eq(memcmp(views->buffers[1].bytes + 4, "hi", 2), 0);
+  ck_assert_int_eq(((const int32_t*)views->buffers[1].bytes)[7], 1); /* the second view's offset */
+  ck_assert_int_eq(((const int64_t*)views->buffers[3].bytes)[0], 14);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+/* What a correct producer could not export is refused, with the place. */
+START_TEST(reader_refuses_inconsistent_layouts) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_int_eq(
+      read_one_column("{\"name\": \"utf8view\"}", "",
+                      "\"VALIDITY\": [1], \"VIEWS\": [{\"SIZE\": 13, \"PREFIX_HEX\": \"00000000\", "
+                      "\"BUFFER_INDEX\": 0, \"OFFSET\": 0}], \"VARIADIC_DATA_BUFFERS\": "
+                      "[\"61626364656667686970717273\"]",
+                      1, &file, error, sizeof(error)),
+      -1);
+  ck_assert_msg(strstr(error, "PREFIX_HEX differs") != NULL, "%s", error);
+  const char* ints =
+      "{\"name\": \"a\", \"nullable\": true, \"type\": {\"name\": \"int\", \"bitWidth\": 8, "
+      "\"isSigned\": true}, \"children\": []}";
+  ck_assert_int_eq(
+      read_one_column("{\"name\": \"union\", \"mode\": \"DENSE\", \"typeIds\": [3]}", ints,
+                      "\"TYPE_ID\": [3, 3], \"OFFSET\": [1, 0], \"children\": [{\"name\": \"a\", "
+                      "\"count\": 2, \"VALIDITY\": [1, 1], \"DATA\": [1, 2]}]",
+                      2, &file, error, sizeof(error)),
+      -1);
+  ck_assert_msg(strstr(error, "goes back in its child") != NULL, "%s", error);
+  ck_assert_int_eq(read_one_column("{\"name\": \"union\", \"mode\": \"SPARSE\", \"typeIds\": [3]}", ints,
+                                   "\"TYPE_ID\": [4], \"children\": [{\"name\": \"a\", \"count\": 1, "
+                                   "\"VALIDITY\": [1], \"DATA\": [1]}]",
+                                   1, &file, error, sizeof(error)),
+                   -1);
+  ck_assert_msg(strstr(error, "not one of the union's typeIds") != NULL, "%s", error);
+  const char* run_ends =
+      "{\"name\": \"run_ends\", \"nullable\": false, \"type\": {\"name\": \"int\", "
+      "\"bitWidth\": 16, \"isSigned\": true}, \"children\": []}, "
+      "{\"name\": \"values\", \"nullable\": true, \"type\": {\"name\": \"bool\"}, \"children\": []}";
+  ck_assert_int_eq(read_one_column("{\"name\": \"runendencoded\"}", run_ends,
+                                   "\"children\": [{\"name\": \"run_ends\", \"count\": 1, \"VALIDITY\": [1], "
+                                   "\"DATA\": [2]}, {\"name\": \"values\", \"count\": 1, \"VALIDITY\": [1], "
+                                   "\"DATA\": [true]}]",
+                                   3, &file, error, sizeof(error)),
+                   -1);
+  ck_assert_msg(strstr(error, "the runs end at 2, before the column's 3 rows") != NULL, "%s", error);
+  ck_assert_int_eq(read_one_column("{\"name\": \"int\", \"bitWidth\": 24, \"isSigned\": true}", "",
+                                   "\"VALIDITY\": [], \"DATA\": []", 0, &file, error, sizeof(error)),
+                   -1);
+  ck_assert_msg(strstr(error, "has parameters this suite does not know") != NULL, "%s", error);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("arrow_json");
   TCase* tc = tcase_create("model");
@@ -333,6 +431,8 @@ int main(void) {
   tcase_add_test(tc, comparison_refuses_negative_utf8_offsets);
   tcase_add_test(tc, comparison_accepts_no_bytes_for_empty_strings);
   tcase_add_test(tc, comparison_checks_columns_against_their_batch);
+  tcase_add_test(tc, reader_lays_values_out_as_exported);
+  tcase_add_test(tc, reader_refuses_inconsistent_layouts);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }
