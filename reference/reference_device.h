@@ -57,6 +57,11 @@ struct ref_device {
   /* Where it may not: copies `size` device bytes to the host; NULL or a
    * message. */
   const char* (*copy_to_host)(void* host, const void* device, size_t size);
+  /* And back: copies `size` host bytes into device memory from upload;
+   * NULL or a message.  The deliberately broken libraries spoil exported
+   * data through it where the CPU cannot write in place (NULL where it
+   * can: host_readable). */
+  const char* (*copy_from_host)(void* device, const void* host, size_t size);
 };
 
 /* The devices the reference serves; NULL for any other (or a GPU device
