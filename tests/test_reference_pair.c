@@ -63,7 +63,18 @@ START_TEST(reference_pair_passes_every_case) {
     ck_assert_msg(device->backend != NULL, "%s is unavailable: %s", device->name, unavailable.message);
     return;
   }
-  const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", device->name, NULL};
+  /* ADC_TEST_FIXTURES narrows the fixtures where a sanitizer makes every
+   * case slow (CMakePresets.json, tsan); every bundled one otherwise. */
+  const char* fixtures = getenv("ADC_TEST_FIXTURES");
+  const char* args[] = {"--producer",
+                        "reference",
+                        "--consumer",
+                        "reference",
+                        "--device",
+                        device->name,
+                        fixtures ? "--fixtures" : NULL,
+                        fixtures,
+                        NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_ptr_nonnull(report);
