@@ -7,10 +7,11 @@
 # clang and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
 # the fuzz targets (tests/fuzz).  python3-jsonschema and libxml2-utils
 # (xmllint) validate the JSON and JUnit reports against their schemas in
-# tests/test_reports.c.
+# tests/test_reports.c.  nlohmann-json3-dev is the JSON library nanoarrow's
+# integration reader is built with (interop/nanoarrow).
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc
-          libamdhip64-dev clang libclang-rt-14-dev python3-jsonschema libxml2-utils)
+          libamdhip64-dev clang libclang-rt-14-dev python3-jsonschema libxml2-utils nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

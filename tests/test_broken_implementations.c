@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +212,32 @@ struct false_alarms {
   char first[256];
 };
 static struct false_alarms reference_alarms;
-static struct false_alarms arrow_cpp_alarms = {.count = -2};
+
+/* The public implementations judged as peers (interop/): each, where its
+ * adapter was built, must end every case as its expectations file records. */
+struct peer {
+  const char* subject;      /* for the table */
+  const char* library;      /* file name in the build folder */
+  const char* prefix;       /* of its entry points */
+  const char* expectations; /* relative to the source folder */
+  const char* missing;      /* why it may not be built here */
+  struct false_alarms alarms;
+};
+static struct peer peers[] = {
+    {"the Arrow C++ adapter",
+     "libadc_arrow_cpp.so",
+     "ArrowCpp",
+     "interop/arrow-cpp/expectations.txt",
+     "no pyarrow venv",
+     {.count = -2}},
+    {"the nanoarrow adapter",
+     "libadc_nanoarrow.so",
+     "nanoarrow",
+     "interop/nanoarrow/expectations.txt",
+     "no nanoarrow sources",
+     {.count = -2}},
+};
+#define N_PEERS (sizeof peers / sizeof peers[0])
 
 static void count_status(struct outcome* o, const char* status) {
   for (int i = 0; i < o->n_statuses; i++) {
@@ -390,25 +416,24 @@ static void run_reference_pair(void) {
   count_false_alarms(args, true, &reference_alarms);
 }
 
-/* The Arrow C++ adapter, when it was built: every case passes or ends as
- * interop/arrow-cpp/expectations.txt records (its findings and limits). */
-static void run_arrow_cpp_adapter(void) {
-  if (access(BUILD_PATH("libadc_arrow_cpp.so"), R_OK) != 0) return;
-  const char* args[] = {"--producer", BUILD_PATH("libadc_arrow_cpp.so"),
-                        "--consumer", BUILD_PATH("libadc_arrow_cpp.so"),
-                        "--prefix",   "ArrowCpp",
-                        "--device",   "all",
-                        "--filter",   "cpu/*",
-                        "--filter",   "cpu_device_arrays/*",
-                        "--filter",   "simulated/*",
-                        "--expect",   SOURCE_PATH("interop/arrow-cpp/expectations.txt"),
-                        NULL};
-  count_false_alarms(args, false, &arrow_cpp_alarms);
+/* A peer, when its adapter was built: every case passes or ends as its
+ * expectations file records (its findings and limits). */
+static void run_peer(struct peer* peer) {
+  char library[PATH_MAX], expectations[PATH_MAX];
+  snprintf(library, sizeof library, "%s/%s", ADC_BUILD_DIR, peer->library);
+  snprintf(expectations, sizeof expectations, "%s/%s", ADC_SOURCE_DIR, peer->expectations);
+  if (access(library, R_OK) != 0) return;
+  const char* args[] = {
+      "--producer", library,       "--consumer", library,      "--prefix", peer->prefix,
+      "--device",   "all",         "--filter",   "cpu/*",      "--filter", "cpu_device_arrays/*",
+      "--filter",   "simulated/*", "--expect",   expectations, NULL};
+  count_false_alarms(args, false, &peer->alarms);
 }
 
-static void print_false_alarms(FILE* out, const char* subject, const struct false_alarms* alarms) {
+static void print_false_alarms(FILE* out, const char* subject, const char* missing,
+                               const struct false_alarms* alarms) {
   if (alarms->count == -2) {
-    fprintf(out, "False alarms on %s: not built here (no pyarrow venv)\n", subject);
+    fprintf(out, "False alarms on %s: not built here (%s)\n", subject, missing);
   } else if (alarms->count < 0) {
     fprintf(out, "False alarms on %s: no report\n", subject);
   } else {
@@ -455,14 +480,17 @@ static void print_table(FILE* out) {
   fprintf(out, "Twins caught that also failed another rule: %d\n", imprecise);
   fprintf(out, "Twins missed: %d\n", selected - caught_precisely - imprecise);
   if (narrowed) return;
-  print_false_alarms(out, "the reference pair (every device)", &reference_alarms);
-  print_false_alarms(
-      out, "the Arrow C++ adapter (cpu, cpu_device_arrays, simulated), beyond its recorded findings",
-      &arrow_cpp_alarms);
+  print_false_alarms(out, "the reference pair (every device)", NULL, &reference_alarms);
+  for (size_t i = 0; i < N_PEERS; i++) {
+    char subject[160];
+    snprintf(subject, sizeof subject, "%s (cpu, cpu_device_arrays, simulated), beyond its recorded findings",
+             peers[i].subject);
+    print_false_alarms(out, subject, peers[i].missing, &peers[i].alarms);
+  }
 }
 
 /* Runs the selected twins and, unless the run is narrowed, the reference
- * pair and the Arrow C++ adapter; prints the table, and keeps the whole one
+ * pair and the peers; prints the table, and keeps the whole one
  * in the build folder (ci/run-all-tests.sh shows it). */
 static void build_table(void) {
   run_selected_defects();
@@ -471,7 +499,7 @@ static void build_table(void) {
     return;
   }
   run_reference_pair();
-  run_arrow_cpp_adapter();
+  for (size_t i = 0; i < N_PEERS; i++) run_peer(&peers[i]);
   print_table(stdout);
   FILE* kept = fopen(BUILD_PATH("self-test-table.md"), "w");
   if (kept != NULL) {
@@ -498,11 +526,11 @@ START_TEST(defect_fails_exactly_its_rule) {
 }
 END_TEST
 
-START_TEST(arrow_cpp_adapter_has_no_false_alarm) {
-  ck_assert_msg(
-      arrow_cpp_alarms.count == 0 || arrow_cpp_alarms.count == -2,
-      "the Arrow C++ adapter: %d case(s) not as interop/arrow-cpp/expectations.txt records, the first %s",
-      arrow_cpp_alarms.count, arrow_cpp_alarms.first);
+START_TEST(peer_has_no_false_alarm) {
+  const struct peer* peer = &peers[_i];
+  ck_assert_msg(peer->alarms.count == 0 || peer->alarms.count == -2,
+                "%s: %d case(s) not as %s records, the first %s", peer->subject, peer->alarms.count,
+                peer->expectations, peer->alarms.first);
 }
 END_TEST
 
@@ -552,7 +580,7 @@ int main(int argc, char** argv) {
   tcase_add_loop_test(each, defect_fails_exactly_its_rule, 0, n_defects);
   if (!narrowed) {
     tcase_add_test(each, reference_pair_has_no_false_alarm);
-    tcase_add_test(each, arrow_cpp_adapter_has_no_false_alarm);
+    tcase_add_loop_test(each, peer_has_no_false_alarm, 0, (int)N_PEERS);
   }
   tcase_add_test(each, every_rule_has_a_defect);
   tcase_add_test(each, every_defect_source_was_built);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Unpacks nanoarrow's C sources into BUILD_DIR/nanoarrow-source, from PyPI's
+# source distribution (sdist) of the `nanoarrow` Python package, which carries the
+# whole C tree under subprojects/arrow-nanoarrow/.  interop/nanoarrow builds
+# nanoarrow's own C Data integration library and our device adapter from it.
+# The version is pinned: interop/nanoarrow/expectations.txt records what this
+# version does, and a new one is a deliberate change of both.
+#   ci/nanoarrow-source.sh build/default
+set -euo pipefail
+build_dir="${1:?usage: ci/nanoarrow-source.sh BUILD_DIR}"
+version="0.9.0"
+sha256="1ce15bbed8532839347faa78824c5dbd3769bff60661003e34c6fba5dd881bd3"
+source_dir="$build_dir/nanoarrow-source"
+stamp="$source_dir/.version"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then
+  exit 0
+fi
+download="$(mktemp -d)"
+trap 'rm -rf "$download"' EXIT
+archive="$download/nanoarrow-$version.tar.gz"
+# From PyPI's simple index, checked against the pinned digest.  Not `pip
+# download`: for an sdist it builds the package's metadata with meson in an
+# isolated environment first, about 50 s here, for a file it then only copies.
+python3 - "$version" "$sha256" "$archive" <<'PY'
+import hashlib, os, re, sys, urllib.request
+version, digest, archive = sys.argv[1:]
+index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+page = urllib.request.urlopen(f"{index}/nanoarrow/", timeout=60).read().decode()
+links = re.findall(r'href="([^"]*/nanoarrow-' + re.escape(version) + r'\.tar\.gz)[#"]', page)
+if not links:
+    sys.exit(f"{index}/nanoarrow/ lists no nanoarrow-{version}.tar.gz")
+data = urllib.request.urlopen(urllib.parse.urljoin(f"{index}/nanoarrow/", links[0]), timeout=120).read()
+if hashlib.sha256(data).hexdigest() != digest:
+    sys.exit(f"nanoarrow-{version}.tar.gz from {links[0]} does not have the pinned sha256 {digest}")
+open(archive, "wb").write(data)
+PY
+rm -rf "$source_dir"
+mkdir -p "$source_dir"
+tar -xzf "$archive" -C "$source_dir" --strip-components=3 "nanoarrow-$version/subprojects/arrow-nanoarrow"
+[ -f "$source_dir/src/nanoarrow/nanoarrow.h" ] || { echo "no nanoarrow C tree in $archive" >&2; exit 2; }
+echo "$version" >"$stamp"
+echo "nanoarrow $version C sources in $source_dir"

@@ -1,0 +1,360 @@
+// The device entry points of the plugin ABI (include/adc/plugin_abi.h) for
+// nanoarrow, written against nanoarrow's public C API alone:
+//   - export: the JSON file read by nanoarrow's integration reader
+//     (nanoarrow::testing::TestingJSONReader), wrapped as a device array with
+//     ArrowDeviceArrayInit on the CPU, or copied to another device with
+//     ArrowDeviceArrayViewCopy; a stream is ArrowDeviceBasicArrayStreamInit
+//     over the reader's stream;
+//   - import: ArrowDeviceArrayViewSetArray, then ArrowDeviceArrayViewCopy to
+//     the CPU (which waits on the array's sync_event through the device's
+//     synchronize_event), compared with the file by nanoarrow's integration
+//     comparison (nanoarrow::testing::TestingJSONComparison) with the options
+//     nanoarrow's own C Data integration library uses.
+// nanoarrow has no async interface: the async entry points are absent, and
+// the harness reports their rules not_supported.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "adapter.h"
+#include "adc/plugin_abi.h"
+#include "nanoarrow/nanoarrow.hpp"
+#include "nanoarrow/nanoarrow_testing.hpp"
+
+#define ADC_NANOARROW_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+// The message an entry point returns: "valid until its next call".
+std::string last_message;
+
+const char* Outcome(ArrowErrorCode status, const ArrowError& error) {
+  if (status == NANOARROW_OK) return nullptr;
+  last_message = error.message[0] != '\0' ? error.message : std::strerror(status);
+  return last_message.c_str();
+}
+
+// The file's batches (all of them, one, or none: kNumBatchReadAll,
+// a batch's index, kNumBatchOnlySchema) as a stream of CPU arrays.
+ArrowErrorCode ReadJsonFile(const char* json_path, int num_batch, ArrowArrayStream* out, ArrowError* error) {
+  std::ifstream file(json_path, std::ios::binary);
+  if (!file) {
+    ArrowErrorSet(error, "cannot open '%s'", json_path);
+    return EINVAL;
+  }
+  std::stringstream contents;
+  contents << file.rdbuf();
+  nanoarrow::testing::TestingJSONReader reader(adc_nanoarrow_counting_allocator());
+  return reader.ReadDataFile(contents.str(), out, num_batch, error);
+}
+
+ArrowErrorCode ReadSchema(const char* json_path, ArrowSchema* out, ArrowError* error) {
+  nanoarrow::UniqueArrayStream stream;
+  NANOARROW_RETURN_NOT_OK(ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchOnlySchema,
+                                       stream.get(), error));
+  return ArrowArrayStreamGetSchema(stream.get(), out, error);
+}
+
+ArrowErrorCode ReadBatch(const char* json_path, int num_batch, ArrowArray* out, ArrowError* error) {
+  if (num_batch < 0) {
+    ArrowErrorSet(error, "batch %d does not exist", num_batch);
+    return EINVAL;
+  }
+  nanoarrow::UniqueArrayStream stream;
+  NANOARROW_RETURN_NOT_OK(ReadJsonFile(json_path, num_batch, stream.get(), error));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetNext(stream.get(), out, error));
+  if (out->release == nullptr) {
+    ArrowErrorSet(error, "'%s' has no batch %d", json_path, num_batch);
+    return EINVAL;
+  }
+  return NANOARROW_OK;
+}
+
+ArrowDevice* DeviceOrError(ArrowDeviceType device_type, int64_t device_id, ArrowError* error) {
+  ArrowDevice* device = adc_nanoarrow_device(device_type, device_id);
+  if (device == nullptr) {
+    ArrowErrorSet(error,
+                  "the nanoarrow adapter serves no device of type %d and id %lld (it serves the CPU and the "
+                  "simulated device)",
+                  static_cast<int>(device_type), static_cast<long long>(device_id));
+  }
+  return device;
+}
+
+// A view of `array` on `device`.  nanoarrow's ArrowDeviceArrayViewSetArray
+// finds the device with ArrowDeviceResolve, which knows only nanoarrow's own
+// devices; for the simulated device the adapter takes the same three steps
+// (ArrowDeviceArrayViewSetArrayMinimal's) with its own ArrowDevice.  Buffer
+// sizes nanoarrow must read from the device are read by
+// ArrowDeviceArrayViewCopy.
+ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDeviceArray* array,
+                       ArrowError* error) {
+  if (device == adc_nanoarrow_simulated_device()) {
+    view->device = device;
+    NANOARROW_RETURN_NOT_OK(ArrowArrayViewSetArrayMinimal(&view->array_view, &array->array, error));
+    view->sync_event = array->sync_event;
+    return NANOARROW_OK;
+  }
+  return ArrowDeviceArrayViewSetArray(view, array, error);
+}
+
+// `array` (on its device) copied to the CPU, as nanoarrow's device API copies.
+ArrowErrorCode CopyToCpu(const ArrowSchema* schema, ArrowDeviceArray* array, ArrowArray* out,
+                         ArrowError* error) {
+  ArrowDevice* device = DeviceOrError(array->device_type, array->device_id, error);
+  if (device == nullptr) return EINVAL;
+  ArrowDeviceArrayView view;
+  ArrowDeviceArrayViewInit(&view);
+  ArrowErrorCode status = ArrowArrayViewInitFromSchema(&view.array_view, schema, error);
+  if (status == NANOARROW_OK) status = SetView(&view, device, array, error);
+  ArrowDeviceArray on_cpu;
+  if (status == NANOARROW_OK) {
+    status = ArrowDeviceArrayViewCopy(&view, ArrowDeviceCpu(), &on_cpu);
+    if (status != NANOARROW_OK)
+      ArrowErrorSet(error, "ArrowDeviceArrayViewCopy to the CPU failed (%s)", std::strerror(status));
+  }
+  ArrowDeviceArrayViewReset(&view);
+  if (status == NANOARROW_OK) ArrowArrayMove(&on_cpu.array, out);
+  return status;
+}
+
+// Compares with the options of nanoarrow's own C Data integration library
+// (its SetComparisonOptions), so that both paths judge alike.
+ArrowErrorCode Differences(nanoarrow::testing::TestingJSONComparison& comparison, ArrowError* error) {
+  if (comparison.num_differences() == 0) return NANOARROW_OK;
+  std::stringstream differences;
+  comparison.WriteDifferences(differences);
+  ArrowErrorSet(error, "Found %d differences:\n%s", static_cast<int>(comparison.num_differences()),
+                differences.str().c_str());
+  return EINVAL;
+}
+
+void SetComparisonOptions(nanoarrow::testing::TestingJSONComparison& comparison) {
+  comparison.set_compare_batch_flags(false);
+  comparison.set_compare_float_precision(3);
+  comparison.set_compare_metadata_order(false);
+}
+
+ArrowErrorCode CompareSchema(const ArrowSchema* actual, const ArrowSchema* expected, ArrowError* error) {
+  nanoarrow::testing::TestingJSONComparison comparison;
+  SetComparisonOptions(comparison);
+  NANOARROW_RETURN_NOT_OK(comparison.CompareSchema(actual, expected, error));
+  return Differences(comparison, error);
+}
+
+// The device array (owned by the caller) read on the CPU and compared with
+// the file's batch `num_batch`.
+ArrowErrorCode CompareDeviceBatch(const char* json_path, int num_batch, const ArrowSchema* schema,
+                                  ArrowDeviceArray* array, ArrowError* error) {
+  nanoarrow::UniqueArray actual;
+  NANOARROW_RETURN_NOT_OK(CopyToCpu(schema, array, actual.get(), error));
+  nanoarrow::UniqueArray expected;
+  NANOARROW_RETURN_NOT_OK(ReadBatch(json_path, num_batch, expected.get(), error));
+  nanoarrow::testing::TestingJSONComparison comparison;
+  SetComparisonOptions(comparison);
+  NANOARROW_RETURN_NOT_OK(comparison.SetSchema(schema, error));
+  NANOARROW_RETURN_NOT_OK(comparison.CompareBatch(actual.get(), expected.get(), error));
+  return Differences(comparison, error);
+}
+
+// Releases a device array it holds, whatever happens (an Import takes
+// ownership of its input: plugin ABI).
+struct HeldDeviceArray {
+  ArrowDeviceArray array;
+  explicit HeldDeviceArray(ArrowDeviceArray* from) {
+    ArrowDeviceArrayMove(from, &array);
+  }
+  ~HeldDeviceArray() {
+    if (array.array.release != nullptr) ArrowArrayRelease(&array.array);
+  }
+};
+
+ArrowErrorCode ExportDeviceBatch(const char* json_path, int num_batch, ArrowDeviceType device_type,
+                                 int64_t device_id, ArrowDeviceArray* out, ArrowError* error) {
+  ArrowDevice* device = DeviceOrError(device_type, device_id, error);
+  if (device == nullptr) return ENOTSUP;
+  nanoarrow::UniqueSchema schema;
+  NANOARROW_RETURN_NOT_OK(ReadSchema(json_path, schema.get(), error));
+  nanoarrow::UniqueArray batch;
+  NANOARROW_RETURN_NOT_OK(ReadBatch(json_path, num_batch, batch.get(), error));
+  if (device == ArrowDeviceCpu()) return ArrowDeviceArrayInit(device, out, batch.get(), nullptr);
+  // Elsewhere, nanoarrow copies the CPU batch to the device, as a producer
+  // holding its data on the CPU would.
+  ArrowDeviceArray on_cpu;
+  NANOARROW_RETURN_NOT_OK(ArrowDeviceArrayInit(ArrowDeviceCpu(), &on_cpu, batch.get(), nullptr));
+  HeldDeviceArray held(&on_cpu);
+  ArrowDeviceArrayView view;
+  ArrowDeviceArrayViewInit(&view);
+  ArrowErrorCode status = ArrowArrayViewInitFromSchema(&view.array_view, schema.get(), error);
+  if (status == NANOARROW_OK) status = ArrowDeviceArrayViewSetArray(&view, &held.array, error);
+  ArrowDeviceArray on_device;
+  if (status == NANOARROW_OK) {
+    status = ArrowDeviceArrayViewCopy(&view, device, &on_device);
+    if (status != NANOARROW_OK)
+      ArrowErrorSet(error, "ArrowDeviceArrayViewCopy to the device failed (%s)", std::strerror(status));
+  }
+  ArrowDeviceArrayViewReset(&view);
+  if (status == NANOARROW_OK) ArrowDeviceArrayMove(&on_device, out);
+  return status;
+}
+
+// The reader's stream, failing with EIO at the get_next call that would
+// return batch `fail_at_batch` (ExportFailingDeviceStreamFromJson).
+struct FailingStream {
+  ArrowArrayStream inner;
+  int fail_at_batch;
+  int next_batch = 0;
+  std::string failure;
+
+  static FailingStream* Of(ArrowArrayStream* stream) {
+    return static_cast<FailingStream*>(stream->private_data);
+  }
+  static int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
+    return Of(stream)->inner.get_schema(&Of(stream)->inner, out);
+  }
+  static int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
+    FailingStream* self = Of(stream);
+    if (self->next_batch == self->fail_at_batch) {
+      self->failure = "batch " + std::to_string(self->fail_at_batch) + " failed, as the harness asked";
+      return EIO;
+    }
+    int status = self->inner.get_next(&self->inner, out);
+    if (status == NANOARROW_OK) self->next_batch++;
+    return status;
+  }
+  static const char* GetLastError(ArrowArrayStream* stream) {
+    FailingStream* self = Of(stream);
+    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
+  }
+  static void Release(ArrowArrayStream* stream) {
+    FailingStream* self = Of(stream);
+    self->inner.release(&self->inner);
+    delete self;
+    stream->release = nullptr;
+  }
+};
+
+ArrowErrorCode ExportDeviceStream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                  int fail_at_batch, ArrowDeviceArrayStream* out, ArrowError* error) {
+  ArrowDevice* device = DeviceOrError(device_type, device_id, error);
+  if (device == nullptr) return ENOTSUP;
+  nanoarrow::UniqueArrayStream batches;
+  NANOARROW_RETURN_NOT_OK(
+      ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, batches.get(), error));
+  if (fail_at_batch >= 0) {
+    FailingStream* failing = new FailingStream{};
+    ArrowArrayStreamMove(batches.get(), &failing->inner);
+    failing->fail_at_batch = fail_at_batch;
+    batches->get_schema = FailingStream::GetSchema;
+    batches->get_next = FailingStream::GetNext;
+    batches->get_last_error = FailingStream::GetLastError;
+    batches->release = FailingStream::Release;
+    batches->private_data = failing;
+  }
+  // The basic stream labels the reader's arrays as the device's: host
+  // memory, which the simulated device's memory is.
+  NANOARROW_RETURN_NOT_OK(ArrowDeviceBasicArrayStreamInit(out, batches.get(), device));
+  return NANOARROW_OK;
+}
+
+ArrowErrorCode ImportDeviceStream(const char* json_path, ArrowDeviceArrayStream* stream, ArrowError* error) {
+  ArrowDeviceArrayStream held = *stream;  // spec: "Moving an array" (a stream moves the same way)
+  stream->release = nullptr;
+  struct Release {
+    ArrowDeviceArrayStream* stream;
+    ~Release() {
+      stream->release(stream);
+    }
+  } release_at_end{&held};
+
+  nanoarrow::UniqueSchema schema;
+  int status = held.get_schema(&held, schema.get());
+  if (status != 0) {
+    const char* message = held.get_last_error(&held);
+    ArrowErrorSet(error, "get_schema failed (%d): %s", status, message ? message : "(no message)");
+    return status;
+  }
+  nanoarrow::UniqueSchema expected_schema;
+  NANOARROW_RETURN_NOT_OK(ReadSchema(json_path, expected_schema.get(), error));
+  NANOARROW_RETURN_NOT_OK(CompareSchema(schema.get(), expected_schema.get(), error));
+  int expected_batches = 0;
+  {
+    nanoarrow::UniqueArrayStream all;
+    NANOARROW_RETURN_NOT_OK(
+        ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, all.get(), error));
+    for (;;) {
+      nanoarrow::UniqueArray batch;
+      NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetNext(all.get(), batch.get(), error));
+      if (batch->release == nullptr) break;
+      expected_batches++;
+    }
+  }
+  for (int index = 0;; index++) {
+    ArrowDeviceArray next;
+    std::memset(&next, 0, sizeof next);
+    status = held.get_next(&held, &next);
+    if (status != 0) {
+      const char* message = held.get_last_error(&held);
+      ArrowErrorSet(error, "get_next failed (%d) at batch %d: %s", status, index,
+                    message ? message : "(no message)");
+      return status;
+    }
+    // spec: get_next: "If the embedded ArrowDeviceArray.array is released,
+    // then the end of the stream has been reached."
+    if (next.array.release == nullptr) {
+      if (index != expected_batches) {
+        ArrowErrorSet(error, "the stream ended after %d batches, the file has %d", index, expected_batches);
+        return EINVAL;
+      }
+      return NANOARROW_OK;
+    }
+    HeldDeviceArray batch(&next);
+    if (index >= expected_batches) {
+      ArrowErrorSet(error, "the stream has more than the file's %d batches", expected_batches);
+      return EINVAL;
+    }
+    NANOARROW_RETURN_NOT_OK(CompareDeviceBatch(json_path, index, schema.get(), &batch.array, error));
+  }
+}
+
+}  // namespace
+
+ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ExportDeviceBatchFromJson(
+    const char* json_path, int num_batch, ArrowDeviceType device_type, int64_t device_id,
+    ArrowDeviceArray* out) {
+  ArrowError error{};
+  return Outcome(ExportDeviceBatch(json_path, num_batch, device_type, device_id, out, &error), error);
+}
+
+ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
+    const char* json_path, int num_batch, ArrowDeviceArray* batch) {
+  HeldDeviceArray held(batch);
+  ArrowError error{};
+  nanoarrow::UniqueSchema schema;
+  ArrowErrorCode status = ReadSchema(json_path, schema.get(), &error);
+  if (status == NANOARROW_OK)
+    status = CompareDeviceBatch(json_path, num_batch, schema.get(), &held.array, &error);
+  return Outcome(status, error);
+}
+
+ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ExportDeviceStreamFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id, ArrowDeviceArrayStream* out) {
+  ArrowError error{};
+  return Outcome(ExportDeviceStream(json_path, device_type, device_id, -1, out, &error), error);
+}
+
+ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ExportFailingDeviceStreamFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+    ArrowDeviceArrayStream* out) {
+  ArrowError error{};
+  return Outcome(ExportDeviceStream(json_path, device_type, device_id, fail_at_batch, out, &error), error);
+}
+
+ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
+    const char* json_path, ArrowDeviceArrayStream* stream) {
+  ArrowError error{};
+  return Outcome(ImportDeviceStream(json_path, stream, &error), error);
+}
