@@ -1,0 +1,149 @@
+// F2: ImportDeviceRecordBatch reads a string column's last offset from
+// device memory while it imports, before the caller can wait on the array's
+// sync_event, and only then wraps the event.
+//
+// spec (C Device Data Interface, ArrowDeviceArray.sync_event): "If this is
+// non-null then it MUST be used to call the appropriate sync method for the
+// device (e.g. cudaStreamWaitEvent or hipStreamWaitEvent) before attempting
+// to access the memory in the buffers."
+//
+// bridge.cc: ArrayImporter::Import(struct ArrowDeviceArray*, ...) imports the
+// array (ImportStringValuesBuffer reads the last offset through
+// MemoryManager::CopyBufferSliceToCPU) and sets the event that its buffers'
+// device_sync_event() return only afterwards.  The device below is this
+// program's: host memory that Arrow C++ reaches through the memory
+// manager's copies (as a GPU's), whose event is still pending: the producer
+// has not written the last offset yet (0xEEEEEEEE stands for what the memory
+// held), and writes it when the event completes.
+#include <arrow/buffer.h>
+#include <arrow/device.h>
+
+#include <cstring>
+
+#include "repro.h"
+
+namespace {
+
+int copies_before_wait = 0;
+bool waited = false;
+
+class PendingEvent : public arrow::Device::SyncEvent {
+ public:
+  PendingEvent(void* event, release_fn_t release) : SyncEvent(event, std::move(release)) {}
+  arrow::Status Wait() override {
+    waited = true;
+    return arrow::Status::OK();
+  }
+  arrow::Status Record(const arrow::Device::Stream&) override {
+    return arrow::Status::OK();
+  }
+};
+
+class ProbeDevice : public arrow::Device {
+ public:
+  ProbeDevice() : arrow::Device(/*is_cpu=*/false) {}
+  const char* type_name() const override {
+    return "probe";
+  }
+  std::string ToString() const override {
+    return "ProbeDevice()";
+  }
+  bool Equals(const arrow::Device& other) const override {
+    return &other == this;
+  }
+  arrow::DeviceAllocationType device_type() const override {
+    return arrow::DeviceAllocationType::kEXT_DEV;
+  }
+  std::shared_ptr<arrow::MemoryManager> default_memory_manager() override;
+};
+
+class ProbeMemory : public arrow::MemoryManager {
+ public:
+  explicit ProbeMemory(const std::shared_ptr<arrow::Device>& device) : MemoryManager(device) {}
+  arrow::Result<std::shared_ptr<arrow::io::RandomAccessFile>> GetBufferReader(
+      std::shared_ptr<arrow::Buffer>) override {
+    return arrow::Status::NotImplemented("reader");
+  }
+  arrow::Result<std::shared_ptr<arrow::io::OutputStream>> GetBufferWriter(
+      std::shared_ptr<arrow::Buffer>) override {
+    return arrow::Status::NotImplemented("writer");
+  }
+  arrow::Result<std::unique_ptr<arrow::Buffer>> AllocateBuffer(int64_t) override {
+    return arrow::Status::NotImplemented("allocate");
+  }
+  arrow::Result<std::shared_ptr<arrow::Device::SyncEvent>> WrapDeviceSyncEvent(
+      void* event, arrow::Device::SyncEvent::release_fn_t release) override {
+    return std::make_shared<PendingEvent>(event, std::move(release));
+  }
+
+ protected:
+  arrow::Result<std::shared_ptr<arrow::Buffer>> CopyBufferTo(
+      const std::shared_ptr<arrow::Buffer>& buffer,
+      const std::shared_ptr<arrow::MemoryManager>& to) override {
+    return CopyNonOwnedTo(*buffer, to);
+  }
+  // A copy engine's read of device memory: what the memory holds now.
+  arrow::Result<std::unique_ptr<arrow::Buffer>> CopyNonOwnedTo(
+      const arrow::Buffer& buffer, const std::shared_ptr<arrow::MemoryManager>& to) override {
+    if (!to->is_cpu()) return nullptr;
+    if (!waited) copies_before_wait++;
+    ARROW_ASSIGN_OR_RAISE(auto copy, to->AllocateBuffer(buffer.size()));
+    std::memcpy(copy->mutable_data(), reinterpret_cast<const void*>(buffer.address()), buffer.size());
+    return copy;
+  }
+};
+
+std::shared_ptr<arrow::MemoryManager> ProbeDevice::default_memory_manager() {
+  static auto memory =
+      std::make_shared<ProbeMemory>(std::shared_ptr<arrow::Device>(this, [](arrow::Device*) {}));
+  return memory;
+}
+
+ProbeDevice device;
+
+// A one-row struct<s: utf8> batch "on the device": its offsets [0, 1] are
+// not written yet, so the last one still reads 0xEEEEEEEE.
+int32_t offsets[2] = {0, static_cast<int32_t>(0xEEEEEEEE)};
+const char values[] = "x";
+const void* child_buffers[3] = {nullptr, offsets, values};
+const void* parent_buffers[1] = {nullptr};
+int pending_event;  // the producer's event: only its address matters here
+void ReleaseStatic(ArrowArray* array) {
+  array->release = nullptr;
+}
+
+}  // namespace
+
+int main() {
+  ArrowArray child{1, 0, 0, 3, 0, child_buffers, nullptr, nullptr, ReleaseStatic, nullptr};
+  ArrowArray* children[1] = {&child};
+  ArrowDeviceArray batch{};
+  batch.array = ArrowArray{1, 0, 0, 1, 1, parent_buffers, children, nullptr, ReleaseStatic, nullptr};
+  batch.device_type = ARROW_DEVICE_EXT_DEV;
+  batch.device_id = 0;
+  batch.sync_event = &pending_event;
+  ArrowSchema schema;
+  arrow::Status exported = arrow::ExportSchema(*arrow::schema({arrow::field("s", arrow::utf8())}), &schema);
+  if (!exported.ok()) return repro::SetupFailed(exported);
+
+  auto imported = arrow::ImportDeviceRecordBatch(
+      &batch, &schema, [](ArrowDeviceType, int64_t) -> arrow::Result<std::shared_ptr<arrow::MemoryManager>> {
+        return device.default_memory_manager();
+      });
+  std::string outcome;
+  if (imported.ok()) {
+    outcome = "the import recorded a values buffer of " +
+              std::to_string((*imported)->column(0)->data()->buffers[2]->size()) + " bytes";
+  } else {
+    outcome = "the import failed: " + imported.status().ToString();
+  }
+  std::printf(
+      "spec: a non-null sync_event \"MUST be used to call the appropriate sync method for the device ...\n"
+      "      before attempting to access the memory in the buffers\".\n");
+  return copies_before_wait > 0
+             ? repro::Reproduced("F2", "ImportDeviceRecordBatch copied device memory to the CPU " +
+                                           std::to_string(copies_before_wait) +
+                                           " time(s) before the event was waited on; " + outcome)
+             : repro::NotReproduced("F2",
+                                    "no device memory was read before the event was waited on; " + outcome);
+}
