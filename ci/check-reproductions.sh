@@ -20,11 +20,19 @@ for program in "$@"; do
   case "$status" in
     0) ;;
     1)
-      echo "finding ${finding:-?} of $peer no longer reproduces ($name): the peer fixed it; retire it from CONFORMANCE.md and interop/$peer/expectations.txt"
+      echo "finding ${finding:-?} of $peer no longer reproduces ($name): the peer fixed it; retire ${finding:-it} from CONFORMANCE.md and interop/$peer/expectations.txt"
       failed=1
       ;;
-    124) echo "$name ran past 60 s"; failed=1 ;;
-    *) echo "$name could not run (exit status $status)"; failed=1 ;;
+    2) echo "$name failed to run: a setup error (exit status 2), so it says nothing of its finding"; failed=1 ;;
+    124) echo "$name failed to run: it ran past 60 s"; failed=1 ;;
+    *)
+      if [ "$status" -gt 128 ]; then
+        echo "$name failed to run: killed by signal SIG$(kill -l $((status - 128)) 2>/dev/null || echo $((status - 128)))"
+      else
+        echo "$name failed to run (exit status $status)"
+      fi
+      failed=1
+      ;;
   esac
 done
 if [ "$failed" -ne 0 ]; then

@@ -1,77 +1,145 @@
-// Verdict printing shared by the standalone reproductions of the findings in
-// Arrow C++ (one program per finding, linked against libarrow alone).
+// Shared by the standalone reproductions of the Arrow C++ findings: the
+// verdict lines (the convention of every peer's reproductions, which
+// ci/check-reproductions.sh reads), a small int32 batch, and a recording
+// ArrowAsyncDeviceStreamHandler for the producer-side findings (F3-F5).
 //
-// Each program prints the spec sentence it rests on, what the spec requires
-// and what Arrow C++ did, then exits:
-//   0  "REPRODUCED Fn: ..."      the misbehaviour shows;
-//   1  "NOT REPRODUCED Fn: ..."  Arrow C++ behaved as the spec asks (fixed);
-//   2  setup error (something this program needs failed on the way).
-#pragma once
+// Exit 0 and "REPRODUCED Fn: ..." when the misbehaviour shows; exit 1 and
+// "NOT REPRODUCED Fn: ..." when Arrow C++ behaves as the spec asks (it was
+// fixed); exit 2 on a setup error.
+#ifndef ADC_ARROW_CPP_REPRO_REPRO_H
+#define ADC_ARROW_CPP_REPRO_REPRO_H
 
-#include <arrow/result.h>
-#include <arrow/status.h>
+#include <arrow/api.h>
+#include <arrow/c/abi.h>
+#include <arrow/c/bridge.h>
+#include <arrow/c/helpers.h>
 
-#include <cstdarg>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
-#include <utility>
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <vector>
 
 namespace repro {
 
-// The spec sentence (its clause and a quote) and what it asks of Arrow C++.
-inline void PrintSpec(const char* clause, const char* quote, const char* requirement) {
-  std::printf("spec: \"%s\": %s\n", clause, quote);
-  std::printf("requires: %s\n", requirement);
-}
-
-// Ends the program at once, whatever threads Arrow C++ still runs: a stuck
-// callback must not turn a verdict into a hang or a crash at exit.
-[[noreturn]] inline void ExitNow(int code) {
+inline int Reproduced(const char* finding, const std::string& what) {
+  std::printf("REPRODUCED %s: %s\n", finding, what.c_str());
   std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(code);
+  return 0;
 }
 
-[[noreturn]] inline void SetupError(const char* step, const arrow::Status& status) {
-  std::printf("SETUP ERROR: %s: %s\n", step, status.ToString().c_str());
-  ExitNow(2);
-}
-
-inline void SetupOk(const arrow::Status& status, const char* step) {
-  if (!status.ok()) SetupError(step, status);
-}
-
-template <typename T>
-T SetupValue(arrow::Result<T> result, const char* step) {
-  if (!result.ok()) SetupError(step, result.status());
-  return std::move(result).ValueUnsafe();
-}
-
-[[gnu::format(printf, 3, 0)]] inline int Verdict(const char* prefix, int finding, const char* format,
-                                                 std::va_list args) {
-  std::printf("%s F%d: ", prefix, finding);
-  std::vprintf(format, args);
-  std::printf("\n");
+inline int NotReproduced(const char* finding, const std::string& what) {
+  std::printf("NOT REPRODUCED %s: %s\n", finding, what.c_str());
   std::fflush(stdout);
-  return prefix[0] == 'R' ? 0 : 1;
+  return 1;
 }
 
-// `return repro::Reproduced(n, ...)` from main: exit status 0.
-[[gnu::format(printf, 2, 3)]] inline int Reproduced(int finding, const char* format, ...) {
-  std::va_list args;
-  va_start(args, format);
-  int code = Verdict("REPRODUCED", finding, format, args);
-  va_end(args);
-  return code;
+// A step this program needs (not the behaviour under test) failed.
+inline int SetupFailed(const arrow::Status& status) {
+  std::printf("setup error: %s\n", status.ToString().c_str());
+  std::fflush(stdout);
+  return 2;
 }
 
-// `return repro::NotReproduced(n, ...)` from main: exit status 1.
-[[gnu::format(printf, 2, 3)]] inline int NotReproduced(int finding, const char* format, ...) {
-  std::va_list args;
-  va_start(args, format);
-  int code = Verdict("NOT REPRODUCED", finding, format, args);
-  va_end(args);
-  return code;
+// A batch of one int32 column "a" holding `values`.
+inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> Int32Batch(std::initializer_list<int32_t> values) {
+  arrow::Int32Builder builder;
+  ARROW_RETURN_NOT_OK(builder.AppendValues(std::vector<int32_t>(values)));
+  ARROW_ASSIGN_OR_RAISE(auto column, builder.Finish());
+  return arrow::RecordBatch::Make(arrow::schema({arrow::field("a", arrow::int32())}), column->length(),
+                                  {column});
 }
+
+// A consumer's ArrowAsyncDeviceStreamHandler that records every call a
+// producer makes on it, in order, and extracts each task it is given
+// (extract_data with NULL: spec, ArrowAsyncTask.extract_data, the consumer
+// "must still call extract_data so that the producer can perform any
+// required cleanup").
+class RecordingHandler {
+ public:
+  RecordingHandler() {
+    handler.on_schema = OnSchema;
+    handler.on_next_task = OnNextTask;
+    handler.on_error = OnError;
+    handler.release = Release;
+    handler.private_data = this;
+  }
+
+  // What on_schema returns (non-zero: the consumer rejects the stream).
+  int on_schema_result = 0;
+  ArrowAsyncDeviceStreamHandler handler{};
+
+  // Whether a call whose text starts with `name` came, waiting for it up to
+  // `seconds`.
+  bool WaitFor(const char* name, double seconds) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return SawLocked(name); });
+  }
+
+  bool Saw(const char* name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return SawLocked(name);
+  }
+
+  // The calls so far, in order: "on_schema, on_next_task, ...".
+  std::string Calls() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::string all;
+    for (const std::string& call : calls_) all += (all.empty() ? "" : ", ") + call;
+    return all.empty() ? "none" : all;
+  }
+
+ private:
+  static RecordingHandler* Self(ArrowAsyncDeviceStreamHandler* handler) {
+    return static_cast<RecordingHandler*>(handler->private_data);
+  }
+
+  void Record(std::string call) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      calls_.push_back(std::move(call));
+    }
+    changed_.notify_all();
+  }
+
+  bool SawLocked(const char* name) const {
+    for (const std::string& call : calls_) {
+      if (call.rfind(name, 0) == 0) return true;
+    }
+    return false;
+  }
+
+  static int OnSchema(ArrowAsyncDeviceStreamHandler* self, ArrowSchema* schema) {
+    ArrowSchemaRelease(schema);  // the handler owns the schema it is given
+    Self(self)->Record("on_schema");
+    return Self(self)->on_schema_result;
+  }
+
+  static int OnNextTask(ArrowAsyncDeviceStreamHandler* self, ArrowAsyncTask* task, const char*) {
+    if (task == nullptr) {
+      Self(self)->Record("on_next_task(NULL: end)");
+      return 0;
+    }
+    task->extract_data(task, nullptr);
+    Self(self)->Record("on_next_task");
+    return 0;
+  }
+
+  static void OnError(ArrowAsyncDeviceStreamHandler* self, int code, const char* message, const char*) {
+    Self(self)->Record("on_error(" + std::to_string(code) + ", \"" + (message ? message : "(null)") + "\")");
+  }
+
+  static void Release(ArrowAsyncDeviceStreamHandler* self) {
+    Self(self)->Record("release");
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> calls_;
+};
 
 }  // namespace repro
+
+#endif  // ADC_ARROW_CPP_REPRO_REPRO_H
