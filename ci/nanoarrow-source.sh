@@ -25,11 +25,14 @@ python3 - "$version" "$sha256" "$archive" <<'PY'
 import hashlib, os, re, sys, urllib.request
 version, digest, archive = sys.argv[1:]
 index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
-page = urllib.request.urlopen(f"{index}/nanoarrow/", timeout=60).read().decode()
-links = re.findall(r'href="([^"]*/nanoarrow-' + re.escape(version) + r'\.tar\.gz)[#"]', page)
-if not links:
-    sys.exit(f"{index}/nanoarrow/ lists no nanoarrow-{version}.tar.gz")
-data = urllib.request.urlopen(urllib.parse.urljoin(f"{index}/nanoarrow/", links[0]), timeout=120).read()
+try:
+    page = urllib.request.urlopen(f"{index}/nanoarrow/", timeout=60).read().decode()
+    links = re.findall(r'href="([^"]*/nanoarrow-' + re.escape(version) + r'\.tar\.gz)[#"]', page)
+    if not links:
+        sys.exit(f"{index}/nanoarrow/ lists no nanoarrow-{version}.tar.gz")
+    data = urllib.request.urlopen(urllib.parse.urljoin(f"{index}/nanoarrow/", links[0]), timeout=120).read()
+except OSError as failure:  # no network, no index: one line, not a traceback
+    sys.exit(f"cannot download nanoarrow-{version}.tar.gz from {index}: {failure}")
 if hashlib.sha256(data).hexdigest() != digest:
     sys.exit(f"nanoarrow-{version}.tar.gz from {links[0]} does not have the pinned sha256 {digest}")
 open(archive, "wb").write(data)

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: ci/peer-conformance.sh BUILD_DIR LIBRARY PREFIX EXPECTATIONS REPORT.json"
 build_dir="${1:?$usage}" library="${2:?$usage}" prefix="${3:?$usage}" expectations="${4:?$usage}" report="${5:?$usage}"
-[ -f "$library" ] || { echo "no $library: see README, \"Peers\""; exit 2; }
+[ -f "$library" ] || { echo "no $library: this build has no such peer (README, \"Running against Arrow C++\", \"Running against nanoarrow\")"; exit 2; }
 status=0
 "$build_dir/adc-conform" --producer "$library" --consumer "$library" --prefix "$prefix" --device all \
   --filter 'cpu/*' --filter 'cpu_device_arrays/*' --filter 'simulated/*' \

@@ -54,10 +54,13 @@ static void load_nanoarrow_library(void) {
   ADC_PLUGIN_ENTRY_POINTS(ADC_LOOK_UP)
 }
 
+/* Why an entry point cannot be forwarded: the library did not load, or
+ * lacks the symbol.  Valid until the next call (plugin ABI). */
 static const char* missing(const char* symbol) {
+  static char message[sizeof load_failure];
   if (load_failure[0] != '\0') return load_failure;
-  snprintf(load_failure, sizeof load_failure, "libnanoarrow_c_data_integration.so has no %s", symbol);
-  return load_failure;
+  snprintf(message, sizeof message, "libnanoarrow_c_data_integration.so has no %s", symbol);
+  return message;
 }
 
 ADC_NANOARROW_EXPORT const char* nanoarrow_CDataIntegration_ExportSchemaFromJson(const char* json_path,

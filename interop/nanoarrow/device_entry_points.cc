@@ -261,6 +261,10 @@ ArrowErrorCode ExportDeviceStream(const char* json_path, ArrowDeviceType device_
 }
 
 ArrowErrorCode ImportDeviceStream(const char* json_path, ArrowDeviceArrayStream* stream, ArrowError* error) {
+  if (stream->release == nullptr) {
+    ArrowErrorSet(error, "the stream handed over is already released");
+    return EINVAL;
+  }
   ArrowDeviceArrayStream held = *stream;  // spec: "Moving an array" (a stream moves the same way)
   stream->release = nullptr;
   struct Release {
