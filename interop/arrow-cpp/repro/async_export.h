@@ -20,7 +20,10 @@ class AsyncExport {
     arrow::RecordBatchVector batches;
     for (int32_t i = 0; i < 3; i++) {
       auto batch = Int32Batch({i, i + 1});
-      if (!batch.ok()) return SetupFailed(batch.status()) == 0;
+      if (!batch.ok()) {
+        SetupFailed(batch.status());
+        return false;
+      }
       batches.push_back(*batch);
     }
     auto schema = batches[0]->schema();
@@ -30,6 +33,16 @@ class AsyncExport {
           .Wait();
     });
     return true;
+  }
+  // Starts the export and waits for on_schema: the producer the handler was
+  // given, or NULL (with the failure printed).
+  ArrowAsyncProducer* StartUntilSchema(RecordingHandler* recorder) {
+    if (!Start(recorder)) return nullptr;
+    if (!recorder->WaitFor("on_schema", 10)) {
+      SetupFailed(arrow::Status::IOError("no on_schema within 10 s"));
+      return nullptr;
+    }
+    return recorder->handler.producer;
   }
   ~AsyncExport() {
     if (thread_.joinable()) thread_.join();

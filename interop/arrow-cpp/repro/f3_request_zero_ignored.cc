@@ -11,9 +11,8 @@
 int main() {
   repro::RecordingHandler recorder;
   repro::AsyncExport exporter;
-  if (!exporter.Start(&recorder)) return 2;
-  if (!recorder.WaitFor("on_schema", 10)) return repro::SetupFailed(arrow::Status::IOError("no on_schema"));
-  ArrowAsyncProducer* producer = recorder.handler.producer;
+  ArrowAsyncProducer* producer = exporter.StartUntilSchema(&recorder);
+  if (producer == nullptr) return 2;
   producer->request(producer, 0);
   // The only bound in this program: how long to wait for an error that a
   // conforming producer reports at once.

@@ -13,9 +13,8 @@
 int main() {
   repro::RecordingHandler recorder;
   repro::AsyncExport exporter;
-  if (!exporter.Start(&recorder)) return 2;
-  if (!recorder.WaitFor("on_schema", 10)) return repro::SetupFailed(arrow::Status::IOError("no on_schema"));
-  ArrowAsyncProducer* producer = recorder.handler.producer;
+  ArrowAsyncProducer* producer = exporter.StartUntilSchema(&recorder);
+  if (producer == nullptr) return 2;
   producer->request(producer, 1);
   if (!recorder.WaitFor("on_next_task", 10)) return repro::SetupFailed(arrow::Status::IOError("no task"));
   producer->cancel(producer);
