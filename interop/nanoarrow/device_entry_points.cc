@@ -121,8 +121,8 @@ ArrowErrorCode CopyToCpu(const ArrowSchema* schema, ArrowDeviceArray* array, Arr
   return status;
 }
 
-// Compares with the options of nanoarrow's own C Data integration library
-// (its SetComparisonOptions), so that both paths judge alike.
+// The comparison's differences as the error, as nanoarrow's own C Data
+// integration library reports them.
 ArrowErrorCode Differences(nanoarrow::testing::TestingJSONComparison& comparison, ArrowError* error) {
   if (comparison.num_differences() == 0) return NANOARROW_OK;
   std::stringstream differences;
@@ -132,6 +132,8 @@ ArrowErrorCode Differences(nanoarrow::testing::TestingJSONComparison& comparison
   return EINVAL;
 }
 
+// The options of nanoarrow's own C Data integration library (its
+// SetComparisonOptions), so that the CPU and device paths judge alike.
 void SetComparisonOptions(nanoarrow::testing::TestingJSONComparison& comparison) {
   comparison.set_compare_batch_flags(false);
   comparison.set_compare_float_precision(3);
