@@ -51,22 +51,33 @@ ArrowErrorCode ReadJsonFile(const char* json_path, int num_batch, ArrowArrayStre
   return reader.ReadDataFile(contents.str(), out, num_batch, error);
 }
 
-ArrowErrorCode ReadSchema(const char* json_path, ArrowSchema* out, ArrowError* error) {
+// The file read once: its schema and its batches (all of them, or the one
+// asked for), as nanoarrow's own integration library materialises a file.
+struct Fixture {
+  nanoarrow::UniqueSchema schema;
+  std::vector<nanoarrow::UniqueArray> batches;
+};
+
+ArrowErrorCode ReadFixture(const char* json_path, int num_batch, Fixture* out, ArrowError* error) {
   nanoarrow::UniqueArrayStream stream;
-  NANOARROW_RETURN_NOT_OK(ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchOnlySchema,
-                                       stream.get(), error));
-  return ArrowArrayStreamGetSchema(stream.get(), out, error);
+  NANOARROW_RETURN_NOT_OK(ReadJsonFile(json_path, num_batch, stream.get(), error));
+  NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetSchema(stream.get(), out->schema.get(), error));
+  for (;;) {
+    nanoarrow::UniqueArray batch;
+    NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetNext(stream.get(), batch.get(), error));
+    if (batch->release == nullptr) return NANOARROW_OK;
+    out->batches.push_back(std::move(batch));
+  }
 }
 
-ArrowErrorCode ReadBatch(const char* json_path, int num_batch, ArrowArray* out, ArrowError* error) {
+// The file's schema and its batch `num_batch`, which must exist.
+ArrowErrorCode ReadOneBatch(const char* json_path, int num_batch, Fixture* out, ArrowError* error) {
   if (num_batch < 0) {
     ArrowErrorSet(error, "batch %d does not exist", num_batch);
     return EINVAL;
   }
-  nanoarrow::UniqueArrayStream stream;
-  NANOARROW_RETURN_NOT_OK(ReadJsonFile(json_path, num_batch, stream.get(), error));
-  NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetNext(stream.get(), out, error));
-  if (out->release == nullptr) {
+  NANOARROW_RETURN_NOT_OK(ReadFixture(json_path, num_batch, out, error));
+  if (out->batches.size() != 1) {
     ArrowErrorSet(error, "'%s' has no batch %d", json_path, num_batch);
     return EINVAL;
   }
@@ -101,23 +112,25 @@ ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDev
   return ArrowDeviceArrayViewSetArray(view, array, error);
 }
 
-// `array` (on its device) copied to the CPU, as nanoarrow's device API copies.
-ArrowErrorCode CopyToCpu(const ArrowSchema* schema, ArrowDeviceArray* array, ArrowArray* out,
-                         ArrowError* error) {
+// `array` (on its device) copied to `destination` by nanoarrow's device API
+// (ArrowDeviceArrayViewCopy), as a producer places data on a device and a
+// consumer brings it to the CPU.
+ArrowErrorCode CopyToDevice(const ArrowSchema* schema, ArrowDeviceArray* array, ArrowDevice* destination,
+                            ArrowDeviceArray* out, ArrowError* error) {
   ArrowDevice* device = DeviceOrError(array->device_type, array->device_id, error);
   if (device == nullptr) return EINVAL;
   ArrowDeviceArrayView view;
   ArrowDeviceArrayViewInit(&view);
   ArrowErrorCode status = ArrowArrayViewInitFromSchema(&view.array_view, schema, error);
   if (status == NANOARROW_OK) status = SetView(&view, device, array, error);
-  ArrowDeviceArray on_cpu;
+  ArrowDeviceArray copy;
   if (status == NANOARROW_OK) {
-    status = ArrowDeviceArrayViewCopy(&view, ArrowDeviceCpu(), &on_cpu);
+    status = ArrowDeviceArrayViewCopy(&view, destination, &copy);
     if (status != NANOARROW_OK)
-      ArrowErrorSet(error, "ArrowDeviceArrayViewCopy to the CPU failed (%s)", std::strerror(status));
+      ArrowErrorSet(error, "ArrowDeviceArrayViewCopy failed (%s)", std::strerror(status));
   }
   ArrowDeviceArrayViewReset(&view);
-  if (status == NANOARROW_OK) ArrowArrayMove(&on_cpu.array, out);
+  if (status == NANOARROW_OK) ArrowDeviceArrayMove(&copy, out);
   return status;
 }
 
@@ -148,17 +161,16 @@ ArrowErrorCode CompareSchema(const ArrowSchema* actual, const ArrowSchema* expec
 }
 
 // The device array (owned by the caller) read on the CPU and compared with
-// the file's batch `num_batch`.
-ArrowErrorCode CompareDeviceBatch(const char* json_path, int num_batch, const ArrowSchema* schema,
-                                  ArrowDeviceArray* array, ArrowError* error) {
-  nanoarrow::UniqueArray actual;
-  NANOARROW_RETURN_NOT_OK(CopyToCpu(schema, array, actual.get(), error));
-  nanoarrow::UniqueArray expected;
-  NANOARROW_RETURN_NOT_OK(ReadBatch(json_path, num_batch, expected.get(), error));
+// the file's batch `expected`.
+ArrowErrorCode CompareDeviceBatch(const ArrowSchema* schema, ArrowDeviceArray* array,
+                                  const ArrowArray* expected, ArrowError* error) {
+  ArrowDeviceArray on_cpu;
+  NANOARROW_RETURN_NOT_OK(CopyToDevice(schema, array, ArrowDeviceCpu(), &on_cpu, error));
+  nanoarrow::UniqueArray actual(&on_cpu.array);
   nanoarrow::testing::TestingJSONComparison comparison;
   SetComparisonOptions(comparison);
   NANOARROW_RETURN_NOT_OK(comparison.SetSchema(schema, error));
-  NANOARROW_RETURN_NOT_OK(comparison.CompareBatch(actual.get(), expected.get(), error));
+  NANOARROW_RETURN_NOT_OK(comparison.CompareBatch(actual.get(), expected, error));
   return Differences(comparison, error);
 }
 
@@ -178,29 +190,18 @@ ArrowErrorCode ExportDeviceBatch(const char* json_path, int num_batch, ArrowDevi
                                  int64_t device_id, ArrowDeviceArray* out, ArrowError* error) {
   ArrowDevice* device = DeviceOrError(device_type, device_id, error);
   if (device == nullptr) return ENOTSUP;
-  nanoarrow::UniqueSchema schema;
-  NANOARROW_RETURN_NOT_OK(ReadSchema(json_path, schema.get(), error));
-  nanoarrow::UniqueArray batch;
-  NANOARROW_RETURN_NOT_OK(ReadBatch(json_path, num_batch, batch.get(), error));
-  if (device == ArrowDeviceCpu()) return ArrowDeviceArrayInit(device, out, batch.get(), nullptr);
+  Fixture fixture;
+  NANOARROW_RETURN_NOT_OK(ReadOneBatch(json_path, num_batch, &fixture, error));
+  ArrowDeviceArray on_cpu;
+  NANOARROW_RETURN_NOT_OK(ArrowDeviceArrayInit(ArrowDeviceCpu(), &on_cpu, fixture.batches[0].get(), nullptr));
+  if (device == ArrowDeviceCpu()) {
+    ArrowDeviceArrayMove(&on_cpu, out);
+    return NANOARROW_OK;
+  }
   // Elsewhere, nanoarrow copies the CPU batch to the device, as a producer
   // holding its data on the CPU would.
-  ArrowDeviceArray on_cpu;
-  NANOARROW_RETURN_NOT_OK(ArrowDeviceArrayInit(ArrowDeviceCpu(), &on_cpu, batch.get(), nullptr));
   HeldDeviceArray held(&on_cpu);
-  ArrowDeviceArrayView view;
-  ArrowDeviceArrayViewInit(&view);
-  ArrowErrorCode status = ArrowArrayViewInitFromSchema(&view.array_view, schema.get(), error);
-  if (status == NANOARROW_OK) status = ArrowDeviceArrayViewSetArray(&view, &held.array, error);
-  ArrowDeviceArray on_device;
-  if (status == NANOARROW_OK) {
-    status = ArrowDeviceArrayViewCopy(&view, device, &on_device);
-    if (status != NANOARROW_OK)
-      ArrowErrorSet(error, "ArrowDeviceArrayViewCopy to the device failed (%s)", std::strerror(status));
-  }
-  ArrowDeviceArrayViewReset(&view);
-  if (status == NANOARROW_OK) ArrowDeviceArrayMove(&on_device, out);
-  return status;
+  return CopyToDevice(fixture.schema.get(), &held.array, device, out, error);
 }
 
 // The reader's stream, failing with EIO at the get_next call that would
@@ -283,21 +284,11 @@ ArrowErrorCode ImportDeviceStream(const char* json_path, ArrowDeviceArrayStream*
     ArrowErrorSet(error, "get_schema failed (%d): %s", status, message ? message : "(no message)");
     return status;
   }
-  nanoarrow::UniqueSchema expected_schema;
-  NANOARROW_RETURN_NOT_OK(ReadSchema(json_path, expected_schema.get(), error));
-  NANOARROW_RETURN_NOT_OK(CompareSchema(schema.get(), expected_schema.get(), error));
-  int expected_batches = 0;
-  {
-    nanoarrow::UniqueArrayStream all;
-    NANOARROW_RETURN_NOT_OK(
-        ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, all.get(), error));
-    for (;;) {
-      nanoarrow::UniqueArray batch;
-      NANOARROW_RETURN_NOT_OK(ArrowArrayStreamGetNext(all.get(), batch.get(), error));
-      if (batch->release == nullptr) break;
-      expected_batches++;
-    }
-  }
+  Fixture fixture;
+  NANOARROW_RETURN_NOT_OK(
+      ReadFixture(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, &fixture, error));
+  NANOARROW_RETURN_NOT_OK(CompareSchema(schema.get(), fixture.schema.get(), error));
+  const int expected_batches = static_cast<int>(fixture.batches.size());
   for (int index = 0;; index++) {
     ArrowDeviceArray next;
     std::memset(&next, 0, sizeof next);
@@ -322,7 +313,8 @@ ArrowErrorCode ImportDeviceStream(const char* json_path, ArrowDeviceArrayStream*
       ArrowErrorSet(error, "the stream has more than the file's %d batches", expected_batches);
       return EINVAL;
     }
-    NANOARROW_RETURN_NOT_OK(CompareDeviceBatch(json_path, index, schema.get(), &batch.array, error));
+    NANOARROW_RETURN_NOT_OK(
+        CompareDeviceBatch(schema.get(), &batch.array, fixture.batches[index].get(), error));
   }
 }
 
@@ -339,10 +331,10 @@ ADC_NANOARROW_EXPORT const char* nanoarrow_CDeviceIntegration_ImportDeviceBatchA
     const char* json_path, int num_batch, ArrowDeviceArray* batch) {
   HeldDeviceArray held(batch);
   ArrowError error{};
-  nanoarrow::UniqueSchema schema;
-  ArrowErrorCode status = ReadSchema(json_path, schema.get(), &error);
+  Fixture fixture;
+  ArrowErrorCode status = ReadOneBatch(json_path, num_batch, &fixture, &error);
   if (status == NANOARROW_OK)
-    status = CompareDeviceBatch(json_path, num_batch, schema.get(), &held.array, &error);
+    status = CompareDeviceBatch(fixture.schema.get(), &held.array, fixture.batches[0].get(), &error);
   return Outcome(status, error);
 }
 
