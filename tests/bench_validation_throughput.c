@@ -60,6 +60,25 @@ static void not_released(struct ArrowArray* array) {
   (void)array;
 }
 
+/* A batch of one column, as a producer exports it: a struct array with no
+ * buffers of its own but its (absent) validity. */
+struct one_column_batch {
+  struct ArrowArray* children[1];
+  const void* buffers[1];
+  struct ArrowArray batch;
+};
+
+static void one_column_batch_init(struct one_column_batch* b, struct ArrowArray* column) {
+  b->children[0] = column;
+  b->buffers[0] = NULL;
+  b->batch = (struct ArrowArray){.length = column->length,
+                                 .n_buffers = 1,
+                                 .n_children = 1,
+                                 .buffers = b->buffers,
+                                 .children = b->children,
+                                 .release = not_released};
+}
+
 static double best_of(double times[ROUNDS]) {
   double best = times[0];
   for (int i = 1; i < ROUNDS; i++) best = times[i] < best ? times[i] : best;
@@ -78,14 +97,8 @@ static void bench_device(const struct adc_device* device, const struct arrow_jso
   const void* column_buffers[2] = {NULL, data};
   struct ArrowArray column = {
       .length = ROWS, .n_buffers = 2, .buffers = column_buffers, .release = not_released};
-  struct ArrowArray* children[1] = {&column};
-  const void* batch_buffers[1] = {NULL};
-  struct ArrowArray batch = {.length = ROWS,
-                             .n_buffers = 1,
-                             .n_children = 1,
-                             .buffers = batch_buffers,
-                             .children = children,
-                             .release = not_released};
+  struct one_column_batch wrapped;
+  one_column_batch_init(&wrapped, &column);
   struct adc_case_context ctx = {.rule = adc_rule_at(0), .device = device, .fixture = file};
 
   int32_t* host = malloc(bytes);
@@ -98,7 +111,7 @@ static void bench_device(const struct adc_device* device, const struct arrow_jso
   for (int round = 0; round < ROUNDS; round++) {
     char difference[256];
     double start = adc_now_seconds();
-    if (adc_compare_batch(&ctx, 0, &batch, difference, sizeof(difference)) != 0) {
+    if (adc_compare_batch(&ctx, 0, &wrapped.batch, difference, sizeof(difference)) != 0) {
       printf("benchmark: validation on %s found a difference: %s\n", device->name, difference);
       exit(EXIT_FAILURE);
     }
@@ -168,20 +181,14 @@ static void bench_utf8_on_cpu(void) {
   const void* column_buffers[3] = {NULL, offsets, text};
   struct ArrowArray array = {
       .length = STRING_ROWS, .n_buffers = 3, .buffers = column_buffers, .release = not_released};
-  struct ArrowArray* children[1] = {&array};
-  const void* batch_buffers[1] = {NULL};
-  struct ArrowArray batch = {.length = STRING_ROWS,
-                             .n_buffers = 1,
-                             .n_children = 1,
-                             .buffers = batch_buffers,
-                             .children = children,
-                             .release = not_released};
+  struct one_column_batch wrapped;
+  one_column_batch_init(&wrapped, &array);
   double compare_times[ROUNDS], floor_times[ROUNDS];
   volatile int sink = 0;
   for (int round = 0; round < ROUNDS; round++) {
     char difference[256];
     double start = adc_now_seconds();
-    if (arrow_json_compare_batch(&file, 0, &batch, difference, sizeof(difference)) != 0) {
+    if (arrow_json_compare_batch(&file, 0, &wrapped.batch, difference, sizeof(difference)) != 0) {
       printf("benchmark: utf8 validation found a difference: %s\n", difference);
       exit(EXIT_FAILURE);
     }
