@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/own_arena.h"
+
 static int by_name(const void* a, const void* b) {
   return strcmp(((const struct adc_fixture*)a)->name, ((const struct adc_fixture*)b)->name);
 }
@@ -34,7 +36,7 @@ static int add_folder(struct adc_session* session, const char* folder, size_t* c
   return 0;
 }
 
-int adc_load_fixtures(struct adc_session* session, struct adc_error* error) {
+static int load_fixtures(struct adc_session* session, struct adc_error* error) {
   /* One folder, or several separated by ':' (the bundled set is the
    * hand-written fixtures and the generated ones of the whole format). */
   size_t capacity = 0;
@@ -72,6 +74,25 @@ int adc_load_fixtures(struct adc_session* session, struct adc_error* error) {
     }
   }
   return 0;
+}
+
+struct fixtures_to_load {
+  struct adc_session* session;
+  struct adc_error* error;
+};
+
+static int load_fixtures_job(void* argument) {
+  struct fixtures_to_load* job = argument;
+  return load_fixtures(job->session, job->error);
+}
+
+int adc_load_fixtures(struct adc_session* session, struct adc_error* error) {
+  /* Reading a fixture frees its parsed JSON between the blocks of the model
+   * it keeps: read in an arena of its own, so that no case's process
+   * allocates into those gaps, a copy-on-write fault each (measured on the
+   * 1102 CPU cases with --jobs 1: 110 faults a case, 93 so). */
+  struct fixtures_to_load job = {session, error};
+  return adc_run_in_own_arena(load_fixtures_job, &job);
 }
 
 void adc_free_fixtures(struct adc_session* session) {
