@@ -352,6 +352,7 @@ static const struct adc_rule rules[] = {
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
+        .waits_by_design = true,
         .run = tasks_within_requested,
     },
     {
@@ -468,6 +469,7 @@ static const struct adc_rule rules[] = {
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
+        .waits_by_design = true,
         .run = release_last_and_once,
     },
     {
@@ -499,6 +501,7 @@ static const struct adc_rule rules[] = {
         .needs = ADC_NEED(ExportAsyncFromJson),
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
+        .waits_by_design = true,
         .run = callbacks_serialised,
     },
 };

@@ -2,6 +2,8 @@
  * here: what the runner must keep true whatever the tasks' timing. */
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +47,9 @@ START_TEST(slots_freed_together_keep_no_stale_pipes) {
   for (int round = 0; round < 30; round++) {
     common_end = adc_now_seconds() + 0.05;
     struct adc_task tasks[] = {
-        {end_at_common_moment, NULL, 10.0},
-        {end_at_common_moment, NULL, 10.0},
-        {end_at_once, NULL, 10.0},
+        {end_at_common_moment, NULL, 10.0, false},
+        {end_at_common_moment, NULL, 10.0, false},
+        {end_at_once, NULL, 10.0, false},
     };
     struct adc_task_result results[3];
     memset(results, 0, sizeof(results));
@@ -87,9 +89,9 @@ START_TEST(task_process_holds_no_harness_descriptor) {
   int harness_file[2]; /* inheritable, as a report file opened without O_CLOEXEC would be */
   ck_assert_int_eq(pipe(harness_file), 0);
   struct adc_task tasks[] = {
-      {hold_only_own_descriptors, NULL, 10.0},
-      {hold_only_own_descriptors, NULL, 10.0},
-      {hold_only_own_descriptors, NULL, 10.0},
+      {hold_only_own_descriptors, NULL, 10.0, false},
+      {hold_only_own_descriptors, NULL, 10.0, false},
+      {hold_only_own_descriptors, NULL, 10.0, false},
   };
   struct adc_task_result results[3];
   memset(results, 0, sizeof(results));
@@ -105,12 +107,134 @@ START_TEST(task_process_holds_no_harness_descriptor) {
 }
 END_TEST
 
+/* ---- waiting slots ----------------------------------------------------- */
+
+/* The folder where the tasks of a waiting-slot test leave their marks. */
+static char marks_dir[64];
+
+static void mark_path(char* path, size_t size, const char* name) {
+  snprintf(path, size, "%s/%s", marks_dir, name);
+}
+
+/* A task that mostly waits: leaves its mark and ends. */
+static void leave_mark(const void* argument, int verdict_fd) {
+  char path[128];
+  mark_path(path, sizeof(path), argument);
+  FILE* mark = fopen(path, "w");
+  if (mark != NULL) fclose(mark);
+  adc_wire_send(verdict_fd, mark != NULL ? ADC_PASS : ADC_FAIL, "");
+}
+
+/* A task that uses the CPU: passes once the three marks exist, which the
+ * waiting tasks after it in the list leave only if they run beside it;
+ * fails after 5 s without them. */
+static void wait_for_three_marks(const void* argument, int verdict_fd) {
+  (void)argument;
+  double give_up = adc_now_seconds() + 5.0;
+  const char* names[] = {"a", "b", "c"};
+  for (;;) {
+    int present = 0;
+    for (int i = 0; i < 3; i++) {
+      char path[128];
+      mark_path(path, sizeof(path), names[i]);
+      present += access(path, F_OK) == 0;
+    }
+    if (present == 3) break;
+    if (adc_now_seconds() > give_up) {
+      adc_wire_send(verdict_fd, ADC_FAIL, "the waiting tasks did not run beside this one");
+      return;
+    }
+    usleep(1000);
+  }
+  adc_wire_send(verdict_fd, ADC_PASS, "");
+}
+
+static void make_marks_dir(void) {
+  snprintf(marks_dir, sizeof(marks_dir), "/tmp/adc-task-runner-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(marks_dir));
+}
+
+static void remove_marks_dir(const char* const* names, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char path[128];
+    mark_path(path, sizeof(path), names[i]);
+    unlink(path);
+  }
+  rmdir(marks_dir);
+}
+
+/* Tasks that mostly wait run in the waiting slots while the one slot of
+ * --jobs 1 is taken by a task that uses the CPU, which ends only once
+ * they have run. */
+START_TEST(waiting_tasks_run_beside_busy_ones) {
+  make_marks_dir();
+  struct adc_task tasks[] = {
+      {wait_for_three_marks, NULL, 10.0, false},
+      {leave_mark, "a", 10.0, true},
+      {leave_mark, "b", 10.0, true},
+      {leave_mark, "c", 10.0, true},
+  };
+  struct adc_task_result results[4];
+  memset(results, 0, sizeof(results));
+  struct adc_task_run run = {.jobs = 1, .waiting_jobs = 1};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
+  for (int t = 0; t < 4; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t, adc_status_name(results[t].status),
+                  results[t].message);
+  }
+  remove_marks_dir((const char* const[]){"a", "b", "c"}, 3);
+}
+END_TEST
+
+/* A task that uses the CPU: holds the one lock file for 20 ms, failing if
+ * another such task holds it. */
+static void hold_the_busy_lock(const void* argument, int verdict_fd) {
+  (void)argument;
+  char path[128];
+  mark_path(path, sizeof(path), "busy");
+  int lock = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (lock < 0) {
+    adc_wire_send(verdict_fd, ADC_FAIL, errno == EEXIST ? "another busy task was running" : "no lock file");
+    return;
+  }
+  usleep(20000);
+  close(lock);
+  unlink(path);
+  adc_wire_send(verdict_fd, ADC_PASS, "");
+}
+
+/* With --jobs 1, tasks that use the CPU run one at a time even where
+ * waiting slots are free. */
+START_TEST(busy_tasks_never_take_waiting_slots) {
+  make_marks_dir();
+  struct adc_task tasks[] = {
+      {hold_the_busy_lock, NULL, 10.0, false},
+      {hold_the_busy_lock, NULL, 10.0, false},
+      {hold_the_busy_lock, NULL, 10.0, false},
+      {leave_mark, "a", 10.0, true},
+  };
+  struct adc_task_result results[4];
+  memset(results, 0, sizeof(results));
+  struct adc_task_run run = {.jobs = 1, .waiting_jobs = 2};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
+  for (int t = 0; t < 4; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t, adc_status_name(results[t].status),
+                  results[t].message);
+  }
+  remove_marks_dir((const char* const[]){"a", "busy"}, 2);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("task_runner");
   TCase* runner = tcase_create("runner");
   tcase_set_timeout(runner, 60);
   tcase_add_test(runner, slots_freed_together_keep_no_stale_pipes);
   tcase_add_test(runner, task_process_holds_no_harness_descriptor);
+  tcase_add_test(runner, waiting_tasks_run_beside_busy_ones);
+  tcase_add_test(runner, busy_tasks_never_take_waiting_slots);
   suite_add_tcase(suite, runner);
   return run_suite(suite);
 }

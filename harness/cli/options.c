@@ -73,7 +73,8 @@ void adc_print_usage(void) {
       "                              the console report goes to standard error\n"
       "  --timeout SECONDS           per-case limit for every rule (default: the rule's own,\n"
       "                              else 10)\n"
-      "  --jobs N                    cases run at once (default: online CPUs + 1)\n"
+      "  --jobs N                    cases run at once (default: online CPUs + 1), and as\n"
+      "                              many more of the rules that watch by design (asleep)\n"
       "  --memory-limit MIB          address space each case may take (RLIMIT_AS; default:\n"
       "                              none; not with sanitizer builds, which reserve far more)\n"
       "  --valgrind                  run the harness, and so every case's process, under\n"
@@ -197,7 +198,8 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
   out->shard_index = 1;
   out->shard_count = 1;
   /* One case more than there are CPUs: a case often waits (on its
-   * library's threads, on a watch of the async rules), and the spare one
+   * library's threads; the watches of the async rules have slots of their
+   * own, runner.c), and the spare one
    * keeps the CPUs busy meanwhile (measured: the main job on 2 cores, 1.2
    * CPUs busy with 2 jobs; 0.53 s with 2, 0.42 s with 3, 0.42 s with 4). */
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);

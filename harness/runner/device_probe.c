@@ -54,7 +54,8 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
   for (size_t d = 0; d < session->n_devices; d++) {
     memset(&session->device_facts[d], 0, sizeof(session->device_facts[d]));
     if (!has_cases_on(session->devices[d], cases, n_cases)) continue;
-    tasks[n_tasks] = (struct adc_task){probe_in_child, session->devices[d], PROBE_TIMEOUT_SECONDS};
+    tasks[n_tasks] = (struct adc_task){
+        .run = probe_in_child, .argument = session->devices[d], .timeout_seconds = PROBE_TIMEOUT_SECONDS};
     probed[n_tasks++] = d;
   }
   struct adc_task_run run = {.jobs = session->jobs};

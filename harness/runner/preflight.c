@@ -29,7 +29,7 @@ static void load(const void* argument, int verdict_fd) {
 int adc_preflight_library(const char* path, const char* prefix, const struct adc_load_limits* limits,
                           struct adc_task_result* verdict, struct adc_error* error) {
   struct load_request request = {path, prefix};
-  struct adc_task task = {load, &request, limits->timeout_seconds};
+  struct adc_task task = {.run = load, .argument = &request, .timeout_seconds = limits->timeout_seconds};
   struct adc_task_run run = {.jobs = 1, .memory_limit_bytes = limits->memory_limit_mib * 1024 * 1024};
   if (adc_run_tasks(&task, 1, &run, verdict, error) != 0) return -1;
   switch (verdict->status) {

@@ -76,11 +76,16 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
       continue;
     }
     case_tasks[n_tasks] = (struct case_task){session, &cases[i], i};
-    tasks[n_tasks] = (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i])};
+    tasks[n_tasks] = (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i]),
+                                        cases[i].rule->waits_by_design};
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};
+  /* Cases that wait by design run beside the --jobs others, as many more:
+   * they would otherwise hold a CPU's turn asleep.  Not under a memory
+   * checker (--valgrind), where nothing a case does is idle. */
   struct adc_task_run run = {.jobs = session->jobs,
+                             .waiting_jobs = session->process_log_dir == NULL ? session->jobs : 0,
                              .memory_limit_bytes = session->memory_limit_mib * 1024 * 1024,
                              .process_log_dir = session->process_log_dir,
                              .on_result = on_task_result,

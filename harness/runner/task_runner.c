@@ -343,8 +343,12 @@ struct run_state {
   size_t n_tasks;
   const struct adc_task_run* run;
   struct adc_task_result* results;
-  struct slot* slots; /* parent-only memory */
+  struct slot* slots; /* parent-only memory: `jobs`, then the waiting slots */
   int n_slots;
+  int n_waiting_slots; /* the last slots, for tasks that mostly wait */
+  /* The next task not started of each kind: [0] those that use the CPU,
+   * [1] those that mostly wait (n_tasks where none is left). */
+  size_t next[2];
   pid_t* running; /* scratch: the pids of the running tasks */
   pid_t harness;  /* this process, which a task's process checks is its parent */
   size_t started;
@@ -411,12 +415,34 @@ static void reap(struct run_state* state) {
   }
 }
 
+/* From `index` on, the first task of the kind (mostly waiting or not). */
+static size_t first_of_kind(const struct run_state* state, size_t index, bool waits) {
+  while (index < state->n_tasks && state->tasks[index].mostly_waits != waits) index++;
+  return index;
+}
+
+/* The task a free slot takes next, or n_tasks for none.  Without waiting
+ * slots, tasks start in order.  With them, a slot of the `jobs` takes the
+ * next task that uses the CPU, and one that waits only once none is left;
+ * a waiting slot takes only those that wait. */
+static size_t next_for_slot(const struct run_state* state, int s) {
+  size_t busy = state->next[0];
+  size_t waiting = state->next[1];
+  if (state->n_waiting_slots == 0) return busy < waiting ? busy : waiting;
+  if (s >= state->n_slots - state->n_waiting_slots) return waiting;
+  return busy < state->n_tasks ? busy : waiting;
+}
+
 static void start_free_slots(struct run_state* state, int* status, struct adc_error* error) {
   for (int s = 0; s < state->n_slots && state->started < state->n_tasks && *status == 0; s++) {
     if (state->slots[s].pid != 0) continue;
-    *status = start(&state->tasks[state->started], state->run, state->started, &state->slots[s],
-                    state->harness, error);
-    if (*status == 0) state->started++;
+    size_t index = next_for_slot(state, s);
+    if (index >= state->n_tasks) continue;
+    *status = start(&state->tasks[index], state->run, index, &state->slots[s], state->harness, error);
+    if (*status != 0) break;
+    state->started++;
+    bool waits = state->tasks[index].mostly_waits;
+    state->next[waits] = first_of_kind(state, index + 1, waits);
   }
 }
 
@@ -464,15 +490,19 @@ static void interrupt(struct run_state* state) {
   for (int s = 0; s < state->n_slots; s++) {
     if (state->slots[s].pid != 0) kill_group(&state->slots[s], INTERRUPTED);
   }
-  for (; state->started < state->n_tasks; state->started++) {
-    struct adc_task_result* result = &state->results[state->started];
+  for (size_t index = 0; index < state->n_tasks; index++) {
+    bool waits = state->tasks[index].mostly_waits;
+    if (index < state->next[waits]) continue; /* started: each kind starts in order */
+    struct adc_task_result* result = &state->results[index];
     result->status = ADC_UNRESOLVED;
     result->seconds = 0;
     snprintf(result->message, sizeof(result->message), "not run: the run was interrupted by SIG%s",
              signal_name(last_interruption));
-    if (state->run->on_result != NULL) state->run->on_result(state->started, result, state->run->context);
+    if (state->run->on_result != NULL) state->run->on_result(index, result, state->run->context);
+    state->started++;
     state->finished++;
   }
+  state->next[0] = state->next[1] = state->n_tasks;
 }
 
 static void kill_orphans_now(const struct run_state* state) {
@@ -489,8 +519,11 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
                             .n_tasks = n_tasks,
                             .run = run,
                             .results = results,
-                            .n_slots = run->jobs > 0 ? run->jobs : 1,
+                            .n_slots = (run->jobs > 0 ? run->jobs : 1) + (run->waiting_jobs > 0 ? run->waiting_jobs : 0),
+                            .n_waiting_slots = run->waiting_jobs > 0 ? run->waiting_jobs : 0,
                             .harness = getpid()};
+  state.next[0] = first_of_kind(&state, 0, false);
+  state.next[1] = first_of_kind(&state, 0, true);
   last_interruption = 0;
   if (adc_become_subreaper(error) != 0) return -1;
   /* What only this process reads and writes after each fork is kept out

@@ -29,6 +29,10 @@ struct adc_task {
   void (*run)(const void* argument, int verdict_fd);
   const void* argument;
   double timeout_seconds;
+  /* The task's process sleeps most of its time by design, watching for
+   * something a conforming library never does: it may run in one of the
+   * run's waiting slots, beside the tasks that use the CPU. */
+  bool mostly_waits;
 };
 
 struct adc_task_result {
@@ -38,7 +42,11 @@ struct adc_task_result {
 };
 
 struct adc_task_run {
-  int jobs;
+  int jobs; /* tasks at a time */
+  /* Tasks that mostly wait may run beside those `jobs`, this many at a time
+   * (0: they take their turn in the `jobs` like the others).  A task that
+   * uses the CPU never runs in these slots. */
+  int waiting_jobs;
   /* The address space each task's process may take (RLIMIT_AS); 0: no limit. */
   size_t memory_limit_bytes;
   /* A folder where a tool wrapping the harness writes each process's log
