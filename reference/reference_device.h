@@ -54,13 +54,15 @@ struct ref_device {
   const char* (*wait_event)(void* sync_event);
   /* Whether the consumer may then read the buffers from the CPU. */
   int host_readable;
-  /* Where it may not: copies `size` device bytes to the host; NULL or a
-   * message. */
+  /* Copies `size` device bytes to the host; NULL or a message.  The
+   * consumer copies where host_readable is 0; a device whose memory the
+   * CPU reads may have copies too (the simulated device), or none (NULL:
+   * the CPU). */
   const char* (*copy_to_host)(void* host, const void* device, size_t size);
-  /* And back: copies `size` host bytes into device memory from upload;
-   * NULL or a message.  The deliberately broken libraries spoil exported
-   * data through it where the CPU cannot write in place (NULL where it
-   * can: host_readable). */
+  /* And back: copies `size` host bytes into device memory from upload, the
+   * bytes there when it returns; NULL or a message.  The deliberately
+   * broken libraries spoil exported data through it where the CPU cannot
+   * write in place (fixtures/broken/broken_common.c). */
   const char* (*copy_from_host)(void* device, const void* host, size_t size);
 };
 

@@ -16,6 +16,8 @@ typedef cudaEvent_t GPU_EVENT;
 #define GPU_STREAM_CREATE(stream) cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking)
 #define GPU_STREAM_SYNCHRONIZE cudaStreamSynchronize
 #define GPU_STREAM_DESTROY cudaStreamDestroy
+/* The default stream of the calling thread, on which cudaMemcpy runs. */
+#define GPU_DEFAULT_STREAM ((cudaStream_t)0)
 #define GPU_STREAM_WAIT_EVENT cudaStreamWaitEvent
 #define GPU_MALLOC cudaMalloc
 #define GPU_MALLOC_HOST(pointer, size) cudaMallocHost(pointer, size)
@@ -25,7 +27,6 @@ typedef cudaEvent_t GPU_EVENT;
 #define GPU_MEMCPY cudaMemcpy
 #define GPU_MEMCPY_ASYNC cudaMemcpyAsync
 #define GPU_MEMCPY_DEFAULT cudaMemcpyDefault
-#define GPU_MEMCPY_DEVICE_TO_HOST cudaMemcpyDeviceToHost
 #define GPU_EVENT_CREATE(event) cudaEventCreateWithFlags(event, cudaEventDisableTiming)
 #define GPU_EVENT_RECORD cudaEventRecord
 #define GPU_EVENT_DESTROY cudaEventDestroy

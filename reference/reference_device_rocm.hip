@@ -15,6 +15,8 @@ typedef hipEvent_t GPU_EVENT;
 #define GPU_STREAM_CREATE(stream) hipStreamCreateWithFlags(stream, hipStreamNonBlocking)
 #define GPU_STREAM_SYNCHRONIZE hipStreamSynchronize
 #define GPU_STREAM_DESTROY hipStreamDestroy
+/* The default stream of the calling thread, on which hipMemcpy runs. */
+#define GPU_DEFAULT_STREAM ((hipStream_t)0)
 #define GPU_STREAM_WAIT_EVENT hipStreamWaitEvent
 #define GPU_MALLOC hipMalloc
 #define GPU_MALLOC_HOST(pointer, size) hipHostMalloc(pointer, size, hipHostMallocDefault)
@@ -24,7 +26,6 @@ typedef hipEvent_t GPU_EVENT;
 #define GPU_MEMCPY hipMemcpy
 #define GPU_MEMCPY_ASYNC hipMemcpyAsync
 #define GPU_MEMCPY_DEFAULT hipMemcpyDefault
-#define GPU_MEMCPY_DEVICE_TO_HOST hipMemcpyDeviceToHost
 #define GPU_EVENT_CREATE(event) hipEventCreateWithFlags(event, hipEventDisableTiming)
 #define GPU_EVENT_RECORD hipEventRecord
 #define GPU_EVENT_DESTROY hipEventDestroy

@@ -30,9 +30,15 @@ static const struct ref_device* from_module(const char* module, ArrowDeviceType 
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL) return NULL;
   void* address = dlsym(handle, REF_GPU_MODULE_ENTRY);
+  if (address == NULL) {
+    /* Not a module of this reference: nothing of it is used, so it goes. */
+    dlclose(handle);
+    return NULL;
+  }
   ref_gpu_module_entry entry;
-  if (address == NULL) return NULL;
   memcpy(&entry, &address, sizeof(entry)); /* ISO C: a function pointer from dlsym's bytes */
+  /* A device found stays loaded for the process's life: its table and
+   * operations live in the module. */
   return entry(type, &allocator);
 }
 
