@@ -163,6 +163,20 @@ static void remove_marks_dir(const char* const* names, size_t n) {
   rmdir(marks_dir);
 }
 
+/* Runs the four `tasks` with --jobs 1 and `waiting_jobs` waiting slots;
+ * each must pass. */
+static void run_four_expecting_passes(const struct adc_task tasks[4], int waiting_jobs) {
+  struct adc_task_result results[4];
+  memset(results, 0, sizeof(results));
+  struct adc_task_run run = {.jobs = 1, .waiting_jobs = waiting_jobs};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
+  for (int t = 0; t < 4; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
+                  adc_status_name(results[t].status), results[t].message);
+  }
+}
+
 /* Tasks that mostly wait run in the waiting slots while the one slot of
  * --jobs 1 is taken by a task that uses the CPU, which ends only once
  * they have run. */
@@ -174,15 +188,7 @@ START_TEST(waiting_tasks_run_beside_busy_ones) {
       {leave_mark, "b", 10.0, true},
       {leave_mark, "c", 10.0, true},
   };
-  struct adc_task_result results[4];
-  memset(results, 0, sizeof(results));
-  struct adc_task_run run = {.jobs = 1, .waiting_jobs = 1};
-  struct adc_error error;
-  ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
-  for (int t = 0; t < 4; t++) {
-    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t, adc_status_name(results[t].status),
-                  results[t].message);
-  }
+  run_four_expecting_passes(tasks, 1);
   remove_marks_dir((const char* const[]){"a", "b", "c"}, 3);
 }
 END_TEST
@@ -214,15 +220,7 @@ START_TEST(busy_tasks_never_take_waiting_slots) {
       {hold_the_busy_lock, NULL, 10.0, false},
       {leave_mark, "a", 10.0, true},
   };
-  struct adc_task_result results[4];
-  memset(results, 0, sizeof(results));
-  struct adc_task_run run = {.jobs = 1, .waiting_jobs = 2};
-  struct adc_error error;
-  ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
-  for (int t = 0; t < 4; t++) {
-    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t, adc_status_name(results[t].status),
-                  results[t].message);
-  }
+  run_four_expecting_passes(tasks, 2);
   remove_marks_dir((const char* const[]){"a", "busy"}, 2);
 }
 END_TEST
