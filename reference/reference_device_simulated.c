@@ -188,5 +188,4 @@ const struct ref_device ref_device_simulated = {
     .free_buffer = simulated_free_buffer,
     .close_stream = simulated_close_stream,
     .wait_event = simulated_wait_event,
-    .host_readable = 1,
 };
