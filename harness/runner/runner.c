@@ -47,7 +47,7 @@ static bool settled_before_running(const struct adc_session* session, const stru
     *result = side->load_verdict;
   } else if (facts != NULL && !facts->available) {
     *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
-    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->name,
+    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->driver->name,
              facts->reason);
   } else {
     return false;
