@@ -91,7 +91,7 @@ const char* ref_compare_device_batch(const struct arrow_json_file* file, int64_t
   const char* problem = wait_until_readable(batch, &device);
   if (problem != NULL) return problem;
   const char* result =
-      device->host_readable
+      ref_device_host_readable(device)
           ? (arrow_json_compare_batch(file, num_batch, &batch->array, message, sizeof(message)) == 0
                  ? NULL
                  : message)
@@ -111,7 +111,7 @@ const char* ref_import_device_batch_with(const char* json_path, int num_batch, s
   const struct ref_device* device = NULL;
   const char* problem = wait_until_readable(batch, &device);
   if (problem != NULL) return problem;
-  if (device->host_readable) return import(json_path, num_batch, &batch->array);
+  if (ref_device_host_readable(device)) return import(json_path, num_batch, &batch->array);
   struct arrow_json_file file;
   const char* result = message;
   if (ref_load_fixture(json_path, &file, message, sizeof(message)) == 0) {

@@ -28,8 +28,11 @@ extern "C" {
 
 struct ref_stream; /* one export's queued work; each device defines its own */
 
+/* The facts of a device type (its event type, whether the host reads its
+ * buffers in place) are not written here but in the kind table the harness
+ * shares (adc/device_kinds.h): ref_device_host_readable reads it. */
 struct ref_device {
-  ArrowDeviceType type;
+  ArrowDeviceType type; /* the one it serves, a kind of device_kinds.h */
   /* Starts an export on `device_id`.  NULL with `*out` set (possibly to
    * NULL, for devices with nothing to queue), or a message. */
   const char* (*open_stream)(int64_t device_id, struct ref_stream** out);
@@ -52,12 +55,10 @@ struct ref_device {
    * (spec: "the consumer should not attempt to access or read the data
    * until they have synchronized on that event"); NULL or a message. */
   const char* (*wait_event)(void* sync_event);
-  /* Whether the consumer may then read the buffers from the CPU. */
-  int host_readable;
   /* Copies `size` device bytes to the host; NULL or a message.  The
-   * consumer copies where host_readable is 0; a device whose memory the
-   * CPU reads may have copies too (the simulated device), or none (NULL:
-   * the CPU). */
+   * consumer copies where the CPU may not read the buffers in place
+   * (ref_device_host_readable); a device whose memory the CPU reads may
+   * have copies too (the simulated device), or none (NULL: the CPU). */
   const char* (*copy_to_host)(void* host, const void* device, size_t size);
   /* And back: copies `size` host bytes into device memory from upload, the
    * bytes there when it returns; NULL or a message.  The deliberately
@@ -69,6 +70,9 @@ struct ref_device {
 /* The devices the reference serves; NULL for any other (or a GPU device
  * whose module is missing). */
 const struct ref_device* ref_device_for(ArrowDeviceType type);
+/* Whether the consumer may read `device`'s buffers from the CPU once its
+ * sync_event completed: its kind's host_readable. */
+int ref_device_host_readable(const struct ref_device* device);
 extern const struct ref_device ref_device_cpu;       /* reference_device_cpu.c */
 extern const struct ref_device ref_device_simulated; /* reference_device_simulated.c */
 

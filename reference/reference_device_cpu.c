@@ -47,5 +47,4 @@ const struct ref_device ref_device_cpu = {
     .free_buffer = cpu_free_buffer,
     .close_stream = cpu_close_stream,
     .wait_event = cpu_wait_event,
-    .host_readable = 1,
 };

@@ -33,9 +33,9 @@ typedef cudaEvent_t GPU_EVENT;
 
 #include "reference_device_gpu.inc"
 
-GPU_REFERENCE_DEVICE(ref_device_cuda, ARROW_DEVICE_CUDA, open_device_stream, 0);
-GPU_REFERENCE_DEVICE(ref_device_cuda_host, ARROW_DEVICE_CUDA_HOST, open_pinned_stream, 1);
-GPU_REFERENCE_DEVICE(ref_device_cuda_managed, ARROW_DEVICE_CUDA_MANAGED, open_managed_stream, 1);
+GPU_REFERENCE_DEVICE(ref_device_cuda, ARROW_DEVICE_CUDA, open_device_stream);
+GPU_REFERENCE_DEVICE(ref_device_cuda_host, ARROW_DEVICE_CUDA_HOST, open_pinned_stream);
+GPU_REFERENCE_DEVICE(ref_device_cuda_managed, ARROW_DEVICE_CUDA_MANAGED, open_managed_stream);
 
 static const struct ref_device* const module_devices[] = {&ref_device_cuda, &ref_device_cuda_host,
                                                           &ref_device_cuda_managed};

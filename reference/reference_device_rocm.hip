@@ -32,8 +32,8 @@ typedef hipEvent_t GPU_EVENT;
 
 #include "reference_device_gpu.inc"
 
-GPU_REFERENCE_DEVICE(ref_device_rocm, ARROW_DEVICE_ROCM, open_device_stream, 0);
-GPU_REFERENCE_DEVICE(ref_device_rocm_host, ARROW_DEVICE_ROCM_HOST, open_pinned_stream, 1);
+GPU_REFERENCE_DEVICE(ref_device_rocm, ARROW_DEVICE_ROCM, open_device_stream);
+GPU_REFERENCE_DEVICE(ref_device_rocm_host, ARROW_DEVICE_ROCM_HOST, open_pinned_stream);
 
 static const struct ref_device* const module_devices[] = {&ref_device_rocm, &ref_device_rocm_host};
 

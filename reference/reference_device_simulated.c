@@ -182,7 +182,7 @@ static const char* simulated_wait_event(void* sync_event) {
 
 /* The device's copies: its memory is host memory, so a copy is a memcpy,
  * made once the data are complete (the caller has waited on the event).
- * The consumer reads in place (host_readable) and never needs them; the
+ * The consumer reads in place (its kind is host readable) and never needs them; the
  * deliberately broken libraries spoil exports through them where the
  * self-test asks them to take a GPU's copy path here
  * (ADC_TWINS_THROUGH_COPIES, fixtures/broken/broken_common.c). */
@@ -199,7 +199,6 @@ const struct ref_device ref_device_simulated = {
     .free_buffer = simulated_free_buffer,
     .close_stream = simulated_close_stream,
     .wait_event = simulated_wait_event,
-    .host_readable = 1,
     .copy_to_host = simulated_copy,
     .copy_from_host = simulated_copy,
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adc/device_kinds.h"
 #include "reference_core.h"
 #include "reference_device.h"
 
@@ -58,4 +59,9 @@ const struct ref_device* ref_device_for(ArrowDeviceType type) {
     default:
       return NULL;
   }
+}
+
+int ref_device_host_readable(const struct ref_device* device) {
+  const struct adc_device_kind* kind = adc_device_kind_of_type(device->type);
+  return kind != NULL && kind->host_readable;
 }

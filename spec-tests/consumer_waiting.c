@@ -10,15 +10,15 @@
  * they are written as its synchronisation begins, whatever the load. */
 #define LATE_WRITE_SECONDS 0.3
 
-static bool has_event_type_and_queue(const struct adc_device* device) {
-  return device->event_type != NULL && adc_device_has_queue(device);
+static bool has_event_type_and_queue(const struct adc_device_target* device) {
+  return device->driver->kind->event_type != NULL && adc_device_has_queue(device->driver);
 }
 const struct adc_device_filter adc_devices_for_late_writes = {
     has_event_type_and_queue, "with an event type and a queue the harness can write late with"};
 
 /* How the values of a late batch were written, for the rule's message. */
 static void describe_late_write(const struct adc_device* device, char* out, size_t size) {
-  if (device->hold_follows_synchronisation) {
+  if (device->driver->queue->hold_follows_synchronisation) {
     snprintf(out, size, "they were written only as a synchronisation on its sync_event began");
   } else {
     snprintf(out, size, "they were written %.1f s after the export", LATE_WRITE_SECONDS);

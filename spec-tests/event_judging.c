@@ -14,8 +14,8 @@ const char adc_null_means_ready_sentence[] =
     "If the sync_event member is NULL, then it MUST be safe to access the data without any synchronization "
     "necessary on the part of the consumer.";
 
-static bool has_event_type(const struct adc_device* device) {
-  return device->event_type != NULL;
+static bool has_event_type(const struct adc_device_target* device) {
+  return device->driver->kind->event_type != NULL;
 }
 const struct adc_device_filter adc_devices_with_event_type = {has_event_type, "with an event type"};
 
@@ -84,14 +84,15 @@ static void check_event(struct adc_case_context* ctx, enum adc_array_source sour
                         struct ArrowDeviceArray* array, void* state) {
   (void)state;
   struct adc_error error;
-  if (array->sync_event != NULL && ctx->device->check_event(ctx->device, array->sync_event, &error) != 0) {
+  if (array->sync_event != NULL && adc_device_check_event(ctx->device, array->sync_event, &error) != 0) {
     adc_violation(ctx, "%s %d: %s", adc_source_rules(source)->array_noun, batch, error.message);
   }
 }
 
 void adc_judge_valid_events(struct adc_case_context* ctx, enum adc_array_source source) {
-  if (ctx->device->check_event == NULL) {
-    adc_not_supported(ctx, "the harness cannot check events of %s yet", ctx->device->event_type);
+  if (!adc_device_can_check_events(ctx->device->driver)) {
+    adc_not_supported(ctx, "the harness cannot check events of %s yet",
+                      ctx->device->driver->kind->event_type);
     return;
   }
   visit_arrays(ctx, source, check_event, NULL);
@@ -131,7 +132,7 @@ static void check_readiness(struct adc_case_context* ctx, enum adc_array_source 
   const struct adc_source_rules* rules = adc_source_rules(source);
   if ((array->sync_event != NULL) != readiness->with_event) return; /* the other rule's array */
   struct adc_error error;
-  if (ctx->device->wait_event(ctx->device, array->sync_event, &error) != 0) {
+  if (adc_device_wait_event(ctx->device, array->sync_event, &error) != 0) {
     adc_unresolved(ctx, "%s %d: waiting on its sync_event failed (see %s): %s", rules->array_noun, batch,
                    rules->valid_event, error.message);
     return;
@@ -148,6 +149,6 @@ void adc_judge_readiness(struct adc_case_context* ctx, enum adc_array_source sou
   if (!readiness.judged && !ctx->has_verdict) {
     adc_not_supported(ctx, "the producer handed out no %s with %s on %s: nothing to judge",
                       adc_source_rules(source)->array_noun, with_event ? "a sync_event" : "a NULL sync_event",
-                      ctx->device->name);
+                      ctx->device->driver->name);
   }
 }

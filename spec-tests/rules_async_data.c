@@ -32,9 +32,11 @@ static void producer_device_type_matches_request(struct adc_case_context* ctx) {
   struct adc_async_run* run = adc_async_start_whole_stream(ctx);
   if (run == NULL) return;
   struct adc_async_observed seen;
-  if (producer_seen_at_schema(ctx, run, &seen) && seen.producer_device_type != ctx->device->arrow_type) {
+  if (producer_seen_at_schema(ctx, run, &seen) &&
+      seen.producer_device_type != ctx->device->driver->kind->arrow_type) {
     adc_violation(ctx, "the producer's device_type is %d, the handler was asked for on %s (%d)",
-                  (int)seen.producer_device_type, ctx->device->name, (int)ctx->device->arrow_type);
+                  (int)seen.producer_device_type, ctx->device->driver->name,
+                  (int)ctx->device->driver->kind->arrow_type);
   }
   adc_async_wind_down(run);
 }
@@ -77,7 +79,7 @@ static void task_device_type_matches_producer(struct adc_case_context* ctx) {
   struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
   struct adc_async_observed seen = adc_async_snapshot(run);
-  if (seen.producer_device_type != ctx->device->arrow_type) {
+  if (seen.producer_device_type != ctx->device->driver->kind->arrow_type) {
     /* Arrays on the device asked for would differ from a wrong producer
      * type: the rule on the producer's type judges that first. */
     adc_unresolved(ctx,

@@ -36,8 +36,8 @@ static bool is_baseline(const struct arrow_json_file* fixture) {
 static const struct adc_fixture_filter baseline_fixtures = {
     is_baseline, "only int32 columns and structs of them (the baseline: int32_*, nested_struct)"};
 
-static bool on_the_cpu(const struct adc_device* device) {
-  return device->arrow_type == ARROW_DEVICE_CPU;
+static bool on_the_cpu(const struct adc_device_target* device) {
+  return device->driver->kind->arrow_type == ARROW_DEVICE_CPU;
 }
 static const struct adc_device_filter cpu_devices = {
     on_the_cpu, "on the CPU (cpu through the C Data Interface, cpu_device_arrays through device arrays)"};
@@ -47,7 +47,7 @@ static const struct adc_device_filter cpu_devices = {
  * (not_supported here); one with neither cannot be judged: a violation
  * naming every missing symbol. */
 static bool can_be_judged(struct adc_case_context* ctx) {
-  bool device_form = ctx->device->batches_as_device_arrays;
+  bool device_form = ctx->device->driver->batches_as_device_arrays;
   char here[1024];
   char other[1024];
   if (adc_library_describe_missing(ctx->library, adc_needs_in_form(ctx->rule, device_form), here,

@@ -36,9 +36,9 @@ static void reserved_zeroed(struct adc_case_context* ctx) {
 }
 
 static void check_device_type(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
-  if (out->device_type != ctx->device->arrow_type) {
+  if (out->device_type != ctx->device->driver->kind->arrow_type) {
     adc_violation(ctx, "batch %d: device_type is %d, %d (%s) was requested", batch, (int)out->device_type,
-                  (int)ctx->device->arrow_type, ctx->device->name);
+                  (int)ctx->device->driver->kind->arrow_type, ctx->device->driver->name);
   }
 }
 
@@ -71,7 +71,7 @@ static void device_id_minus_one(struct adc_case_context* ctx) {
 static void check_sync_event(struct adc_case_context* ctx, int batch, const struct ArrowDeviceArray* out) {
   if (out->sync_event != NULL) {
     adc_violation(ctx, "batch %d: sync_event is %p on %s, which has no event type", batch, out->sync_event,
-                  ctx->device->name);
+                  ctx->device->driver->name);
   }
 }
 
@@ -79,14 +79,14 @@ static void sync_event_null(struct adc_case_context* ctx) {
   for_each_device_batch(ctx, check_sync_event);
 }
 
-static bool has_no_device_ids(const struct adc_device* device) {
+static bool has_no_device_ids(const struct adc_device_target* device) {
   return device->device_id == -1;
 }
 static const struct adc_device_filter without_device_ids = {has_no_device_ids,
                                                             "without device ids (the CPU)"};
 
-static bool has_no_event_type(const struct adc_device* device) {
-  return device->event_type == NULL;
+static bool has_no_event_type(const struct adc_device_target* device) {
+  return device->driver->kind->event_type == NULL;
 }
 static const struct adc_device_filter without_event_type = {has_no_event_type,
                                                             "without an event type (the CPU)"};

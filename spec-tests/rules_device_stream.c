@@ -54,9 +54,9 @@ static void callbacks_non_null(struct adc_case_context* ctx) {
 static void device_type_matches_request(struct adc_case_context* ctx) {
   struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
   if (stream == NULL) return;
-  if (stream->device_type != ctx->device->arrow_type) {
+  if (stream->device_type != ctx->device->driver->kind->arrow_type) {
     adc_violation(ctx, "the stream's device_type is %d; %s was asked for (%d)", (int)stream->device_type,
-                  ctx->device->name, (int)ctx->device->arrow_type);
+                  ctx->device->driver->name, (int)ctx->device->driver->kind->arrow_type);
   }
   stream->release(stream);
 }
@@ -119,7 +119,7 @@ static void schema_same_on_every_call(struct adc_case_context* ctx) {
 static void next_device_type_matches_stream(struct adc_case_context* ctx) {
   struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
   if (stream == NULL) return;
-  if (stream->device_type != ctx->device->arrow_type) {
+  if (stream->device_type != ctx->device->driver->kind->arrow_type) {
     adc_unresolved(ctx, "the stream's own device_type is not the one asked for (see %s)",
                    "device_stream.device_type.matches_request");
   }

@@ -36,8 +36,9 @@ static void async_null_means_ready(struct adc_case_context* ctx) {
  * waited on, the stream released; then each event must still be live and
  * complete. */
 static void events_outlive_stream(struct adc_case_context* ctx) {
-  if (ctx->device->check_event == NULL) {
-    adc_not_supported(ctx, "the harness cannot check events of %s yet", ctx->device->event_type);
+  if (!adc_device_can_check_events(ctx->device->driver)) {
+    adc_not_supported(ctx, "the harness cannot check events of %s yet",
+                      ctx->device->driver->kind->event_type);
     return;
   }
   struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
@@ -49,7 +50,7 @@ static void events_outlive_stream(struct adc_case_context* ctx) {
     if (out == NULL) break;
     /* An event that is no live event to begin with is another rule's. */
     struct adc_error error;
-    if (out->sync_event != NULL && ctx->device->check_event(ctx->device, out->sync_event, &error) != 0) {
+    if (out->sync_event != NULL && adc_device_check_event(ctx->device, out->sync_event, &error) != 0) {
       adc_unresolved(ctx, "stream batch %d: %s (see device_stream.sync_event.valid_event)", batch,
                      error.message);
       out->array.release(&out->array);
@@ -64,8 +65,8 @@ static void events_outlive_stream(struct adc_case_context* ctx) {
     struct adc_error error;
     if (array->sync_event == NULL || ctx->has_verdict) {
       /* nothing of its own to outlive the stream */
-    } else if (ctx->device->check_event(ctx->device, array->sync_event, &error) != 0 ||
-               ctx->device->wait_event(ctx->device, array->sync_event, &error) != 0) {
+    } else if (adc_device_check_event(ctx->device, array->sync_event, &error) != 0 ||
+               adc_device_wait_event(ctx->device, array->sync_event, &error) != 0) {
       adc_violation(ctx, "stream batch %d, still held once the stream was released: %s", batch,
                     error.message);
     } else {
@@ -76,11 +77,11 @@ static void events_outlive_stream(struct adc_case_context* ctx) {
   free(arrays);
   if (!with_event && !ctx->has_verdict) {
     adc_not_supported(ctx, "the stream handed out no batch with a sync_event on %s: nothing to judge",
-                      ctx->device->name);
+                      ctx->device->driver->name);
   }
 }
 
-static bool streams_with_event_type(const struct adc_device* device) {
+static bool streams_with_event_type(const struct adc_device_target* device) {
   return adc_devices_with_event_type.holds(device) && adc_devices_for_streams.holds(device);
 }
 static const struct adc_device_filter streams_with_events = {

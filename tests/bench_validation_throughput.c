@@ -89,9 +89,9 @@ static void bench_device(const struct adc_device* device, const struct arrow_jso
                          const int32_t* values) {
   const size_t bytes = ROWS * sizeof(int32_t);
   struct adc_error error;
-  void* data = device->allocate(device, bytes, false, &error);
-  if (data == NULL || device->copy_from_host(device, data, values, bytes, &error) != 0) {
-    printf("benchmark: validation throughput on %s: skipped (%s)\n", device->name, error.message);
+  void* data = adc_device_allocate(device, bytes, false, &error);
+  if (data == NULL || adc_device_copy_from_host(device, data, values, bytes, &error) != 0) {
+    printf("benchmark: validation throughput on %s: skipped (%s)\n", device->driver->name, error.message);
     return;
   }
   const void* column_buffers[2] = {NULL, data};
@@ -112,15 +112,15 @@ static void bench_device(const struct adc_device* device, const struct arrow_jso
     char difference[256];
     double start = adc_now_seconds();
     if (adc_compare_batch(&ctx, 0, &wrapped.batch, difference, sizeof(difference)) != 0) {
-      printf("benchmark: validation on %s found a difference: %s\n", device->name, difference);
+      printf("benchmark: validation on %s found a difference: %s\n", device->driver->name, difference);
       exit(EXIT_FAILURE);
     }
     compare_times[round] = adc_now_seconds() - start;
     start = adc_now_seconds();
-    if (device->host_accessible) {
+    if (adc_device_reads_in_place(device->driver)) {
       sink += memcmp(data, same, bytes);
     } else {
-      device->copy_to_host(device, host, data, bytes, &error);
+      adc_device_copy_to_host(device, host, data, bytes, &error);
     }
     floor_times[round] = adc_now_seconds() - start;
   }
@@ -129,12 +129,12 @@ static void bench_device(const struct adc_device* device, const struct arrow_jso
   printf(
       "benchmark: validation throughput on %s, %lld int32 rows (%.0f MB): harness %.0f MB/s, %s %.0f MB/s "
       "(%.1fx slower; harness at %.0f %% of it, target >= 50 %% on the CPU)\n",
-      device->name, ROWS, bytes / 1e6, bytes / compare / 1e6,
-      device->host_accessible ? "memcmp" : "copy to host", bytes / floor / 1e6, compare / floor,
-      100 * floor / compare);
+      device->driver->name, ROWS, bytes / 1e6, bytes / compare / 1e6,
+      adc_device_reads_in_place(device->driver) ? "memcmp" : "copy to host", bytes / floor / 1e6,
+      compare / floor, 100 * floor / compare);
   free(host);
   free(same);
-  device->free(device, data, bytes, false);
+  adc_device_free(device, data, bytes, false);
 }
 
 #define STRING_ROWS 1000000LL
@@ -217,13 +217,15 @@ int main(void) {
   struct arrow_json_file file;
   make_fixture(&file, values);
   for (size_t i = 0; i < adc_device_count(); i++) {
-    const struct adc_device* device = adc_device_at(i);
+    struct adc_device_target target = adc_device_target_of(adc_device_at(i));
+    struct adc_device device;
     struct adc_error error;
-    if (device->probe(device, &error) != 0) {
-      printf("benchmark: validation throughput on %s: not run (%s)\n", device->name, error.message);
-      continue;
+    if (adc_device_open(&target, &device, &error) != 0) {
+      printf("benchmark: validation throughput on %s: not run (%s)\n", target.driver->name, error.message);
+    } else {
+      bench_device(&device, &file, values);
     }
-    bench_device(device, &file, values);
+    adc_device_close(&device);
   }
   bench_utf8_on_cpu();
   free(values);

@@ -159,7 +159,7 @@ static struct ArrowArray feed_export(struct adc_feed* feed, const struct arrow_j
 START_TEST(comparison_reads_layouts_and_sees_changes) {
   const char* names[] = {FIXTURE("int32_nulls"), FIXTURE("nested_struct"), FIXTURE("dictionary"),
                          FIXTURE("multi_batch")};
-  struct adc_feed* feed = adc_feed_new(adc_device_find("cpu"));
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
   for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
     struct arrow_json_file file = load(names[f]);
     for (int64_t b = 0; b < file.n_batches; b++) {
@@ -202,7 +202,7 @@ END_TEST
 
 START_TEST(feed_records_count_without_undefined_behaviour) {
   struct arrow_json_file file = load(FIXTURE("nested_struct"));
-  struct adc_feed* feed = adc_feed_new(adc_device_find("cpu"));
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
   struct ArrowArray array = feed_export(feed, &file, 0, NULL);
   struct ArrowArray copy = array;
   array.release(&array);
@@ -288,7 +288,7 @@ END_TEST
  * column's offset near INT64_MAX overflowed when the batch's was added. */
 START_TEST(comparison_checks_columns_against_their_batch) {
   struct arrow_json_file file = load(FIXTURE("int32_nulls"));
-  struct adc_feed* feed = adc_feed_new(adc_device_find("cpu"));
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
   struct ArrowArray batch = feed_export(feed, &file, 0, NULL);
   struct ArrowArray column = *batch.children[0];
   struct ArrowArray* columns[] = {&column};

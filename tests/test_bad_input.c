@@ -228,10 +228,10 @@ static const char* const gpu_devices[] = {"cuda", "cuda_host", "cuda_managed", "
  * run spends on it: no case starts a process to learn what it already
  * knows. */
 START_TEST(gpu_device_without_gpu_is_never_pass) {
-  const struct adc_device* device = adc_device_find(gpu_devices[_i]);
+  const struct adc_device_driver* device = adc_device_find(gpu_devices[_i]);
   ck_assert_ptr_nonnull(device);
   struct adc_error reason;
-  if (device->probe(device, &reason) == 0) return; /* a GPU is here: the device run judges it */
+  if (device_opens(device, &reason) == 0) return; /* a GPU is here: the device run judges it */
   const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES, "--producer",
                         "reference",  "--consumer",          "reference",
                         "--device",   device->name,          NULL};

@@ -165,7 +165,7 @@ static bool among_words(const char* list, const char* name) {
 
 /* Whether twin `d` is run on `device`: --device, if given, names it, and
  * the twin shows its defect there (broken_ShownOnDevices). */
-static bool device_named(const struct defect* d, const struct adc_device* device) {
+static bool device_named(const struct defect* d, const struct adc_device_driver* device) {
   if (d->shown_on[0] != '\0' && !among_words(d->shown_on, device->name)) return false;
   for (int n = 0; n < n_named_devices; n++) {
     if (strcmp(named_devices[n], device->name) == 0) return true;
@@ -207,16 +207,13 @@ static bool is_failing(const char* status) {
 static bool a_named_device_is_here(void) {
   bool any = false;
   for (int n = 0; n < n_named_devices; n++) {
-    const struct adc_device* device = NULL;
-    for (size_t d = 0; d < adc_device_count(); d++) {
-      if (strcmp(adc_device_at(d)->name, named_devices[n]) == 0) device = adc_device_at(d);
-    }
+    const struct adc_device_driver* device = adc_device_find(named_devices[n]);
     if (device == NULL) {
       fprintf(stderr, "test_broken_implementations: no device is named '%s'\n", named_devices[n]);
       exit(2);
     }
     struct adc_error error;
-    if (device->probe(device, &error) == 0) {
+    if (device_opens(device, &error) == 0) {
       any = true;
     } else {
       printf("not run: no %s device (%s)\n", device->name, error.message);
@@ -226,10 +223,11 @@ static bool a_named_device_is_here(void) {
 }
 
 /* Whether the rule can be judged on `device` on this machine. */
-static bool runs_here(const struct adc_rule* rule, const struct adc_device* device) {
+static bool runs_here(const struct adc_rule* rule, const struct adc_device_driver* device) {
   struct adc_error error;
-  if (device->probe(device, &error) != 0) return false;
-  return rule->devices == NULL || rule->devices->holds(device);
+  if (device_opens(device, &error) != 0) return false;
+  struct adc_device_target target = adc_device_target_of(device);
+  return rule->devices == NULL || rule->devices->holds(&target);
 }
 
 /* ---- The self-test table: what each twin got, gathered once (in main,
@@ -305,8 +303,9 @@ static void count_status(struct outcome* o, const char* status) {
 
 /* Counts what one run of a twin on `device` reported (NULL: it wrote no
  * report) into `o`, and frees the report. */
-static void count_run(const struct defect* d, const struct adc_rule* rule, const struct adc_device* device,
-                      cJSON* report, int exit_code, struct outcome* o) {
+static void count_run(const struct defect* d, const struct adc_rule* rule,
+                      const struct adc_device_driver* device, cJSON* report, int exit_code,
+                      struct outcome* o) {
   if (report == NULL) {
     o->missing_report = device->name;
     return;
@@ -343,7 +342,7 @@ static void count_run(const struct defect* d, const struct adc_rule* rule, const
 /* One run of a twin on one device. */
 struct twin_run {
   int defect;
-  const struct adc_device* device;
+  const struct adc_device_driver* device;
   pid_t pid;
   char report[64];
 };
@@ -407,7 +406,7 @@ static void run_selected_defects(void) {
     if (!defects[i].selected || rule == NULL) continue;
     int before = n_runs;
     for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_TEST_DEVICES; d++) {
-      const struct adc_device* device = adc_device_at(d);
+      const struct adc_device_driver* device = adc_device_at(d);
       if (device_named(&defects[i], device) && runs_here(rule, device)) {
         runs[n_runs++] = (struct twin_run){i, device, 0, ""};
       }

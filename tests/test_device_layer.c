@@ -21,7 +21,7 @@
 #define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
 
 static const struct adc_device* cpu(void) {
-  return adc_device_find("cpu");
+  return live_device("cpu");
 }
 
 static size_t bytes_copied_to_host;
@@ -30,12 +30,12 @@ static size_t bytes_copied_to_host;
 static void* sealed_allocate(const struct adc_device* device, size_t size, bool protectable,
                              struct adc_error* error) {
   (void)protectable;
-  return cpu()->allocate(device, size, true, error);
+  return adc_device_find("cpu")->ops->allocate(device, size, true, error);
 }
 
 static void sealed_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
   (void)protectable;
-  cpu()->free(device, memory, size, true);
+  adc_device_find("cpu")->ops->free(device, memory, size, true);
 }
 
 static int sealed_copy_from_host(const struct adc_device* device, void* destination, const void* host,
@@ -69,15 +69,28 @@ static int failing_copy_to_host(const struct adc_device* device, void* host, con
   return adc_fail(error, "the link to the device is down");
 }
 
+/* The CPU's memory, read only through copies (its kind is not host
+ * readable), which seal it between them. */
+static const struct adc_device_kind sealed_kind = {"sealed", ARROW_DEVICE_CPU, false, NULL, false};
+static struct adc_device_ops sealed_ops; /* the CPU's, but for the copies and memory */
+static struct adc_device_driver sealed_driver;
+
 static struct adc_device sealed_device(void) {
-  struct adc_device device = *cpu();
-  device.name = "sealed";
-  device.host_accessible = false;
-  device.allocate = sealed_allocate;
-  device.free = sealed_free;
-  device.copy_from_host = sealed_copy_from_host;
-  device.copy_to_host = sealed_copy_to_host;
-  device.protect_read_only = NULL;
+  const struct adc_device_driver* cpu_driver = adc_device_find("cpu");
+  sealed_ops = *cpu_driver->ops;
+  sealed_ops.allocate = sealed_allocate;
+  sealed_ops.free = sealed_free;
+  sealed_ops.copy_from_host = sealed_copy_from_host;
+  sealed_ops.copy_to_host = sealed_copy_to_host;
+  sealed_ops.protect_read_only = NULL;
+  sealed_driver = *cpu_driver;
+  sealed_driver.name = "sealed";
+  sealed_driver.kind = &sealed_kind;
+  sealed_driver.ops = &sealed_ops;
+  struct adc_device_target target = adc_device_target_of(&sealed_driver);
+  struct adc_device device;
+  struct adc_error error;
+  ck_assert_int_eq(adc_device_open(&target, &device, &error), 0);
   return device;
 }
 
@@ -109,18 +122,17 @@ static struct ArrowDeviceArray feed_export(struct adc_feed* feed, const struct a
 START_TEST(cpu_memory_round_trips_and_can_be_made_read_only) {
   const struct adc_device* device = cpu();
   struct adc_error error;
-  ck_assert_int_eq(device->probe(device, &error), 0);
-  ck_assert(adc_device_has_operations(device));
+  ck_assert(adc_device_has_operations(device->driver));
   char text[] = "device memory";
   char back[sizeof(text)];
-  char* memory = device->allocate(device, sizeof(text), true, &error);
+  char* memory = adc_device_allocate(device, sizeof(text), true, &error);
   ck_assert_ptr_nonnull(memory);
-  ck_assert_int_eq(device->copy_from_host(device, memory, text, sizeof(text), &error), 0);
-  ck_assert_int_eq(device->copy_to_host(device, back, memory, sizeof(text), &error), 0);
+  ck_assert_int_eq(adc_device_copy_from_host(device, memory, text, sizeof(text), &error), 0);
+  ck_assert_int_eq(adc_device_copy_to_host(device, back, memory, sizeof(text), &error), 0);
   ck_assert_str_eq(back, text);
-  ck_assert_int_eq(device->protect_read_only(device, memory, sizeof(text), &error), 0);
+  ck_assert_int_eq(adc_device_protect_read_only(device, memory, sizeof(text), &error), 0);
   ck_assert_int_eq(memory[0], 'd'); /* still readable */
-  device->free(device, memory, sizeof(text), true);
+  adc_device_free(device, memory, sizeof(text), true);
 }
 END_TEST
 
@@ -137,8 +149,8 @@ static void expect_attributed(enum adc_status status, const char* message) {
 START_TEST(cpu_read_only_memory_faults_on_write) {
   const struct adc_device* device = cpu();
   struct adc_error error;
-  volatile char* memory = device->allocate(device, 16, true, &error);
-  ck_assert_int_eq(device->protect_read_only(device, (void*)memory, 16, &error), 0);
+  volatile char* memory = adc_device_allocate(device, 16, true, &error);
+  ck_assert_int_eq(adc_device_protect_read_only(device, (void*)memory, 16, &error), 0);
   adc_guard_install(expect_attributed);
   adc_guard_add((const void*)memory, 16, ADC_WARNING, "written");
   memory[3] = 'x';
@@ -150,18 +162,32 @@ START_TEST(cpu_has_no_event_to_wait_on) {
   const struct adc_device* device = cpu();
   struct adc_error error;
   int event = 0;
-  ck_assert_int_eq(device->wait_event(device, NULL, &error), 0);
-  ck_assert_int_eq(device->wait_event(device, &event, &error), -1);
+  ck_assert_int_eq(adc_device_wait_event(device, NULL, &error), 0);
+  ck_assert_int_eq(adc_device_wait_event(device, &event, &error), -1);
   ck_assert_ptr_nonnull(strstr(error.message, "no event type"));
 }
 END_TEST
 
+/* Every driver is whole, and serves a kind of the shared table under the
+ * kind's name (or, for a variant of a kind, the kind's name and a suffix:
+ * cpu_device_arrays); every kind is served. */
 START_TEST(every_device_has_its_operations) {
   for (size_t i = 0; i < adc_device_count(); i++) {
-    const struct adc_device* device = adc_device_at(i);
-    ck_assert_msg(adc_device_has_operations(device), "%s lacks operations", device->name);
-    ck_assert_msg(device->event_type == NULL || device->check_event != NULL, "%s cannot check its events",
-                  device->name);
+    const struct adc_device_driver* driver = adc_device_at(i);
+    ck_assert_msg(adc_device_has_operations(driver), "%s lacks operations", driver->name);
+    ck_assert_msg(driver->kind->event_type == NULL || adc_device_can_check_events(driver),
+                  "%s cannot check its events", driver->name);
+    ck_assert_msg(driver->queue == NULL || adc_device_has_queue(driver), "%s has half a queue", driver->name);
+    size_t kind_name = strlen(driver->kind->name);
+    ck_assert_msg(strncmp(driver->name, driver->kind->name, kind_name) == 0 &&
+                      (driver->name[kind_name] == '\0' || driver->name[kind_name] == '_'),
+                  "%s serves the kind %s", driver->name, driver->kind->name);
+    ck_assert_ptr_eq(adc_device_kind_of_type(driver->kind->arrow_type), driver->kind);
+  }
+  for (size_t k = 0; k < adc_device_kind_count(); k++) {
+    const struct adc_device_driver* driver = adc_device_find(adc_device_kind_at(k)->name);
+    ck_assert_msg(driver != NULL && driver->kind == adc_device_kind_at(k), "no driver serves the kind %s",
+                  adc_device_kind_at(k)->name);
   }
   ck_assert_ptr_null(adc_device_find("abacus"));
   ck_assert_str_eq(adc_device_names(),
@@ -170,9 +196,8 @@ START_TEST(every_device_has_its_operations) {
 END_TEST
 
 static const struct adc_device* simulated(void) {
-  const struct adc_device* device = adc_device_find("simulated");
-  ck_assert_ptr_nonnull(device);
-  ck_assert(adc_device_has_operations(device) && adc_device_has_queue(device));
+  const struct adc_device* device = live_device("simulated");
+  ck_assert(adc_device_has_operations(device->driver) && adc_device_has_queue(device->driver));
   return device;
 }
 
@@ -180,19 +205,19 @@ START_TEST(simulated_event_check_rejects_what_is_not_a_live_event) {
   const struct adc_device* device = simulated();
   struct adc_error error;
   static const unsigned char zeroes[sizeof(struct adc_simulated_event)];
-  ck_assert_int_eq(device->check_event(device, (void*)zeroes, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, (void*)zeroes, &error), -1);
   ck_assert_ptr_nonnull(strstr(error.message, "not a live struct adc_simulated_event"));
   /* Unreadable memory is reported, not faulted on. */
   void* unmapped = mmap(NULL, adc_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ck_assert_int_eq(device->check_event(device, unmapped, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, unmapped, &error), -1);
   ck_assert_ptr_nonnull(strstr(error.message, "not readable"));
-  ck_assert_int_eq(device->wait_event(device, unmapped, &error), -1);
+  ck_assert_int_eq(adc_device_wait_event(device, unmapped, &error), -1);
   munmap(unmapped, adc_page_size());
   struct adc_simulated_event event;
   ck_assert_int_eq(adc_simulated_event_init(&event), 0);
-  ck_assert_int_eq(device->check_event(device, &event, &error), 0);
+  ck_assert_int_eq(adc_device_check_event(device, &event, &error), 0);
   adc_simulated_event_destroy(&event);
-  ck_assert_int_eq(device->check_event(device, &event, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, &event, &error), -1);
 }
 END_TEST
 
@@ -203,22 +228,23 @@ END_TEST
 START_TEST(simulated_queue_writes_when_a_consumer_synchronises) {
   const struct adc_device* device = simulated();
   struct adc_error error;
-  struct adc_device_queue* queue = device->queue_new(device, &error);
+  struct adc_device_queue* queue = device->driver->queue->create(device, &error);
   ck_assert_ptr_nonnull(queue);
   int32_t value = 0;
   const int32_t written = 42;
-  ck_assert_int_eq(device->queue_hold(queue, 10.0, &error), 0);
-  ck_assert_int_eq(device->queue_copy_from_host(queue, &value, &written, sizeof(written), &error), 0);
-  void* event = device->queue_record_event(queue, &error);
+  ck_assert_int_eq(device->driver->queue->hold(queue, 10.0, &error), 0);
+  ck_assert_int_eq(device->driver->queue->copy_from_host(queue, &value, &written, sizeof(written), &error),
+                   0);
+  void* event = device->driver->queue->record_event(queue, &error);
   ck_assert_ptr_nonnull(event);
-  ck_assert_int_eq(device->check_event(device, event, &error), 0); /* checking is no synchronisation */
+  ck_assert_int_eq(adc_device_check_event(device, event, &error), 0); /* checking is no synchronisation */
   adc_sleep_seconds(0.05);
   ck_assert_int_eq(__atomic_load_n(&value, __ATOMIC_SEQ_CST), 0);
   ck_assert(!adc_simulated_event_query(event)); /* begins a synchronisation; nothing written yet */
-  ck_assert_int_eq(device->wait_event(device, event, &error), 0);
+  ck_assert_int_eq(adc_device_wait_event(device, event, &error), 0);
   ck_assert_int_eq(value, 42);
-  device->queue_finish(queue);
-  device->queue_free(queue);
+  device->driver->queue->finish(queue);
+  device->driver->queue->free(queue);
 }
 END_TEST
 
@@ -227,26 +253,26 @@ END_TEST
 START_TEST(simulated_queue_holds_open_for_later_events_and_finish) {
   const struct adc_device* device = simulated();
   struct adc_error error;
-  struct adc_device_queue* queue = device->queue_new(device, &error);
+  struct adc_device_queue* queue = device->driver->queue->create(device, &error);
   ck_assert_ptr_nonnull(queue);
   int32_t values[3] = {0, 0, 0};
   const int32_t written[3] = {1, 2, 3};
   void* events[3];
   for (int i = 0; i < 3; i++) {
-    ck_assert_int_eq(device->queue_hold(queue, 10.0, &error), 0);
-    ck_assert_int_eq(device->queue_copy_from_host(queue, &values[i], &written[i], sizeof(int32_t), &error),
-                     0);
-    events[i] = device->queue_record_event(queue, &error);
+    ck_assert_int_eq(device->driver->queue->hold(queue, 10.0, &error), 0);
+    ck_assert_int_eq(
+        device->driver->queue->copy_from_host(queue, &values[i], &written[i], sizeof(int32_t), &error), 0);
+    events[i] = device->driver->queue->record_event(queue, &error);
     ck_assert_ptr_nonnull(events[i]);
   }
-  ck_assert_int_eq(device->wait_event(device, events[1], &error), 0);
+  ck_assert_int_eq(adc_device_wait_event(device, events[1], &error), 0);
   ck_assert_int_eq(values[0], 1);
   ck_assert_int_eq(values[1], 2);
   adc_sleep_seconds(0.02);
   ck_assert_int_eq(__atomic_load_n(&values[2], __ATOMIC_SEQ_CST), 0); /* its hold is still closed */
-  device->queue_finish(queue);
+  device->driver->queue->finish(queue);
   ck_assert_int_eq(values[2], 3);
-  device->queue_free(queue);
+  device->driver->queue->free(queue);
 }
 END_TEST
 
@@ -309,7 +335,7 @@ START_TEST(data_that_cannot_be_copied_is_unresolved) {
   struct arrow_json_file file = load(FIXTURE("int32_nulls"));
   struct adc_feed* feed = adc_feed_new(&device);
   struct ArrowDeviceArray array = feed_export(feed, &file, 0, NULL);
-  device.copy_to_host = failing_copy_to_host;
+  sealed_ops.copy_to_host = failing_copy_to_host;
   struct adc_case_context ctx = context(&device, &file);
   char difference[512];
   ck_assert_int_ne(adc_compare_batch(&ctx, 0, &array.array, difference, sizeof(difference)), 0);
@@ -344,10 +370,11 @@ START_TEST(rules_needing_read_only_memory_need_a_device_that_has_it) {
   const struct adc_rule* rule = adc_rule_find("consumer.buffers.not_written");
   ck_assert_ptr_nonnull(rule);
   char why[256];
-  ck_assert(!adc_device_meets_needs(rule, &device, why, sizeof(why)));
+  ck_assert(!adc_device_meets_needs(rule, device.driver, why, sizeof(why)));
   ck_assert_str_eq(why, "the harness cannot make memory on sealed read-only");
-  ck_assert(adc_device_meets_needs(rule, cpu(), why, sizeof(why)));
-  ck_assert(adc_device_meets_needs(adc_rule_find("array.release.sets_null"), &device, why, sizeof(why)));
+  ck_assert(adc_device_meets_needs(rule, cpu()->driver, why, sizeof(why)));
+  ck_assert(
+      adc_device_meets_needs(adc_rule_find("array.release.sets_null"), device.driver, why, sizeof(why)));
 }
 END_TEST
 
@@ -356,16 +383,18 @@ END_TEST
  * (its first word no address), fails with a message before the runtime is
  * asked anything, so it needs no GPU. */
 START_TEST(gpu_event_check_rejects_unreadable_slots_and_handles) {
-  const struct adc_device* device = adc_device_find("cuda");
-  ck_assert_ptr_nonnull(device);
+  /* Not opened (there may be no GPU): these checks reach no runtime state. */
+  const struct adc_device cuda = {adc_device_find("cuda"), 0, NULL};
+  ck_assert_ptr_nonnull(cuda.driver);
+  const struct adc_device* device = &cuda;
   struct adc_error error;
-  ck_assert_int_eq(device->check_event(device, (void*)16, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, (void*)16, &error), -1);
   ck_assert_ptr_nonnull(strstr(error.message, "is not readable memory holding a cudaEvent_t"));
   void* by_value = (void*)24; /* what a slot holding no event address holds */
-  ck_assert_int_eq(device->check_event(device, &by_value, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, &by_value, &error), -1);
   ck_assert_ptr_nonnull(strstr(error.message, "not the handle of an event"));
   void* null_handle = NULL;
-  ck_assert_int_eq(device->check_event(device, &null_handle, &error), -1);
+  ck_assert_int_eq(adc_device_check_event(device, &null_handle, &error), -1);
 }
 END_TEST
 
@@ -375,7 +404,7 @@ static bool not_yet_written(const struct adc_device* device, const void* buffer,
   unsigned char host[64];
   struct adc_error error;
   ck_assert_uint_le(size, sizeof(host));
-  ck_assert_int_eq(device->copy_to_host(device, host, buffer, size, &error), 0);
+  ck_assert_int_eq(adc_device_copy_to_host(device, host, buffer, size, &error), 0);
   for (size_t i = 0; i < size; i++) {
     if (host[i] != ADC_FEED_NOT_YET_WRITTEN) return false;
   }
@@ -412,12 +441,12 @@ START_TEST(feed_stream_writes_each_batch_behind_its_own_event) {
   ck_assert(not_yet_written(device, values, 4 * sizeof(int32_t)));
   /* A wait far shorter than the 10 s a timed hold would take. */
   const double start = adc_now_seconds();
-  ck_assert_int_eq(device->wait_event(device, batches[2].sync_event, &error), 0);
+  ck_assert_int_eq(adc_device_wait_event(device, batches[2].sync_event, &error), 0);
   ck_assert_double_lt(adc_now_seconds() - start, 5.0);
   char difference[512];
   ck_assert_msg(adc_compare_batch(&ctx, 2, &batches[2].array, difference, sizeof(difference)) == 0, "%s",
                 difference);
-  ck_assert_int_eq(device->wait_event(device, batches[1].sync_event, &error), 0);
+  ck_assert_int_eq(adc_device_wait_event(device, batches[1].sync_event, &error), 0);
   for (int b = 1; b < 3; b++) batches[b].array.release(&batches[b].array);
   stream.release(&stream);
   adc_feed_free(feed);

@@ -224,7 +224,8 @@ START_TEST(journal_carries_the_expectation) {
   session.device_option = "cpu";
   session.expectations = &expectations;
   struct adc_fixture fixture = {.name = "int32_nulls"};
-  struct adc_case c = {.rule = adc_rule_at(0), .device = adc_device_find("cpu"), .fixture = &fixture};
+  const struct adc_device_target cpu = adc_device_target_of(adc_device_find("cpu"));
+  struct adc_case c = {.rule = adc_rule_at(0), .device = &cpu, .fixture = &fixture};
   snprintf(c.id, sizeof(c.id), "cpu/%s/int32_nulls", c.rule->id);
   adc_expectations_match(&expectations, &c, 1);
   struct adc_task_result result = {.status = ADC_FAIL};

@@ -42,7 +42,7 @@ static int event_rule_of(const char* id) {
  *   - a rule needing of the device what it lacks (memory it can make
  *     read-only: no GPU's), by the harness's own test of the rule's needs,
  *     with the message the case gives. */
-static bool expected_not_supported(const cJSON* item, const struct adc_device* device) {
+static bool expected_not_supported(const cJSON* item, const struct adc_device_driver* device) {
   const char* id = cJSON_GetObjectItem(item, "id")->valuestring;
   const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
   bool judges_events =
@@ -56,9 +56,9 @@ static bool expected_not_supported(const cJSON* item, const struct adc_device* d
 /* On every registered device this machine has (the CPU both ways and the
  * simulated device everywhere, a GPU device where its GPU is). */
 START_TEST(reference_pair_passes_every_case) {
-  const struct adc_device* device = adc_device_at((size_t)_i);
+  const struct adc_device_driver* device = adc_device_at((size_t)_i);
   struct adc_error unavailable;
-  if (device->probe(device, &unavailable) != 0) {
+  if (device_opens(device, &unavailable) != 0) {
     /* Only a device with a runtime behind it may be missing. */
     ck_assert_msg(device->backend != NULL, "%s is unavailable: %s", device->name, unavailable.message);
     return;
@@ -96,7 +96,7 @@ START_TEST(reference_pair_passes_every_case) {
     }
     ck_assert_ptr_nonnull(cJSON_GetObjectItem(item, "rule"));
   }
-  if (device->arrow_type == ADC_SIMULATED_DEVICE_TYPE) {
+  if (device->kind->arrow_type == ADC_SIMULATED_DEVICE_TYPE) {
     /* Across the fixtures the simulated producer exports both kinds of
      * sync_event, so each event rule judges it somewhere. */
     for (int i = 0; i < EVENT_RULE_COUNT; i++) {

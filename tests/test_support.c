@@ -175,3 +175,26 @@ void expect_one_error_line(const char* const* args, const char* needle) {
   ck_assert_msg(strstr(run.err, needle) != NULL, "'%s' not in: %s", needle, run.err);
   run_result_free(&run);
 }
+
+int device_opens(const struct adc_device_driver* driver, struct adc_error* error) {
+  struct adc_device_target target = adc_device_target_of(driver);
+  struct adc_device device;
+  int status = adc_device_open(&target, &device, error);
+  adc_device_close(&device);
+  return status;
+}
+
+const struct adc_device* live_device(const char* name) {
+  static struct adc_device devices[8];
+  static size_t n_devices;
+  const struct adc_device_driver* driver = adc_device_find(name);
+  ck_assert_msg(driver != NULL, "no device %s", name);
+  for (size_t i = 0; i < n_devices; i++) {
+    if (devices[i].driver == driver) return &devices[i];
+  }
+  ck_assert_uint_lt(n_devices, sizeof(devices) / sizeof(devices[0]));
+  struct adc_device_target target = adc_device_target_of(driver);
+  struct adc_error error;
+  ck_assert_msg(adc_device_open(&target, &devices[n_devices], &error) == 0, "%s", error.message);
+  return &devices[n_devices++];
+}

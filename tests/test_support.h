@@ -7,6 +7,8 @@
 #include <cjson/cJSON.h>
 #include <sys/types.h>
 
+#include "device/device.h"
+
 struct run_result {
   int exit_code;
   char* out; /* standard output */
@@ -66,5 +68,15 @@ int count_lines(const char* text);
 /* The hand-written fixtures alone: tests that count cases pin their runs to
  * them, so that the generated set (fixtures/columnar) can grow. */
 #define HAND_WRITTEN_FIXTURES SOURCE_PATH("fixtures/data")
+
+/* Whether `driver`'s first device opens in this process (which may start
+ * its runtime: a test's process, never a harness parent); else -1 with the
+ * runtime's reason.  What it opened is closed again. */
+int device_opens(const struct adc_device_driver* driver, struct adc_error* error);
+
+/* The live first device of the driver named `name`, opened in this
+ * process on first use and kept open for it; the test fails where it does
+ * not open. */
+const struct adc_device* live_device(const char* name);
 
 #endif /* ADC_TEST_SUPPORT_H */

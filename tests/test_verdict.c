@@ -340,10 +340,10 @@ END_TEST
  * run exits ADC_EXIT_NOT_SHOWN, neither a pass nor a failure; with it, the
  * reference pair conforms. */
 START_TEST(gpu_only_run_without_the_gpu_is_not_shown) {
-  const struct adc_device* cuda = adc_device_find("cuda");
+  const struct adc_device_driver* cuda = adc_device_find("cuda");
   ck_assert_ptr_nonnull(cuda);
   struct adc_error error;
-  bool present = cuda->probe(cuda, &error) == 0;
+  bool present = device_opens(cuda, &error) == 0;
   const char* args[] = {"--producer", "reference", "--consumer", "reference", "--device", "cuda", NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);

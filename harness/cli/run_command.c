@@ -38,10 +38,10 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->device_option = options->device;
   if (strcmp(options->device, "all") == 0) {
     for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_DEVICES; d++) {
-      session->devices[session->n_devices++] = adc_device_at(d);
+      session->devices[session->n_devices++] = adc_device_target_of(adc_device_at(d));
     }
-  } else if ((session->devices[0] = adc_device_find(options->device)) != NULL) {
-    session->n_devices = 1;
+  } else if (adc_device_find(options->device) != NULL) {
+    session->devices[session->n_devices++] = adc_device_target_of(adc_device_find(options->device));
   } else {
     return adc_fail(error, "unknown device '%s' (known: %s, or all)", options->device, adc_device_names());
   }

@@ -397,7 +397,7 @@ struct adc_feed_async* adc_feed_async_new(struct adc_feed* feed, const struct ar
   producer->options = options ? *options : plain;
   /* spec: device_type is "The device type that this producer will provide
    * data on"; every batch is exported to the feed's device. */
-  producer->producer = (struct ArrowAsyncProducer){.device_type = feed->device->arrow_type,
+  producer->producer = (struct ArrowAsyncProducer){.device_type = feed->device->driver->kind->arrow_type,
                                                    .request = request,
                                                    .cancel = cancel,
                                                    .additional_metadata = NULL,

@@ -46,9 +46,9 @@ static void free_node(struct array_node* node) {
    * flushes the whole queue. */
   if (node->late_event != NULL) {
     struct adc_error ignored;
-    node->device->wait_event(node->device, node->late_event, &ignored);
+    adc_device_wait_event(node->device, node->late_event, &ignored);
   } else if (node->queue != NULL) {
-    node->device->queue_finish(node->queue);
+    node->device->driver->queue->finish(node->queue);
   }
   for (int64_t i = 0; i < node->n_children; i++) {
     if (node->children[i]->release != NULL) node->children[i]->release(node->children[i]);
@@ -57,7 +57,7 @@ static void free_node(struct array_node* node) {
     node->dictionary->release(node->dictionary);
   for (int64_t i = 0; i < node->n_buffers; i++) {
     if (node->buffers[i] != NULL)
-      node->device->free(node->device, node->buffers[i], node->sizes[i], node->protectable);
+      adc_device_free(node->device, node->buffers[i], node->sizes[i], node->protectable);
   }
   free(node->buffers);
   free(node->sizes);
@@ -117,10 +117,10 @@ static int place_late(struct export_state* state, struct array_node* node, int i
   void* pattern = malloc(size);
   if (pattern == NULL) return out_of_memory(state);
   memset(pattern, ADC_FEED_NOT_YET_WRITTEN, size);
-  int status = device->copy_from_host(device, node->buffers[index], pattern, size, state->error);
+  int status = adc_device_copy_from_host(device, node->buffers[index], pattern, size, state->error);
   free(pattern);
   if (status != 0) return -1;
-  return device->queue_copy_from_host(node->queue, node->buffers[index], host, size, state->error);
+  return device->driver->queue->copy_from_host(node->queue, node->buffers[index], host, size, state->error);
 }
 
 /* Places `size` bytes staged at `host` on the device as buffer `index`.
@@ -131,16 +131,14 @@ static int place(struct export_state* state, struct array_node* node, int index,
   if (size == 0) return 0;
   const struct adc_device* device = node->device;
   bool read_only = state->layout->read_only_buffers;
-  node->buffers[index] = device->allocate(device, size, read_only, state->error);
+  node->buffers[index] = adc_device_allocate(device, size, read_only, state->error);
   if (node->buffers[index] == NULL) return -1;
   node->sizes[index] = size;
   if (node->queue != NULL) return place_late(state, node, index, host, size);
-  if (device->copy_from_host(device, node->buffers[index], host, size, state->error) != 0) return -1;
+  if (adc_device_copy_from_host(device, node->buffers[index], host, size, state->error) != 0) return -1;
   if (!read_only) return 0;
-  if (device->protect_read_only == NULL) {
-    return adc_fail(state->error, "device %s cannot make memory read-only", device->name);
-  }
-  if (device->protect_read_only(device, node->buffers[index], size, state->error) != 0) return -1;
+  /* Fails, saying so, on a device that cannot. */
+  if (adc_device_protect_read_only(device, node->buffers[index], size, state->error) != 0) return -1;
   feed_region_add(state->feed, node->buffers[index], size);
   return 0;
 }
@@ -238,13 +236,14 @@ static int export_node(struct export_state* state, const struct arrow_json_field
 /* The feed's queue, with a hold queued ahead of this export's writes. */
 static int start_late_writes(struct export_state* state) {
   struct adc_feed* feed = state->feed;
-  if (!adc_device_has_queue(feed->device)) {
-    return adc_fail(state->error, "device %s has no queue to write data late with", feed->device->name);
+  if (!adc_device_has_queue(feed->device->driver)) {
+    return adc_fail(state->error, "device %s has no queue to write data late with",
+                    feed->device->driver->name);
   }
-  if (feed->queue == NULL) feed->queue = feed->device->queue_new(feed->device, state->error);
+  if (feed->queue == NULL) feed->queue = feed->device->driver->queue->create(feed->device, state->error);
   if (feed->queue == NULL) return -1;
   state->queue = feed->queue;
-  return feed->device->queue_hold(feed->queue, state->layout->late_write_seconds, state->error);
+  return feed->device->driver->queue->hold(feed->queue, state->layout->late_write_seconds, state->error);
 }
 
 struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds) {
@@ -344,7 +343,7 @@ static int export_batch(struct export_state* state, int64_t batch_index, struct 
   /* spec: the event completes once every late write queued above has. */
   void* sync_event = NULL;
   if (state->queue != NULL) {
-    sync_event = feed->device->queue_record_event(state->queue, state->error);
+    sync_event = feed->device->driver->queue->record_event(state->queue, state->error);
     if (sync_event == NULL) {
       array.release(&array);
       return -1;
@@ -355,7 +354,7 @@ static int export_batch(struct export_state* state, int64_t batch_index, struct 
   *out = (struct ArrowDeviceArray){
       .array = array,
       .device_id = feed->device->device_id,
-      .device_type = feed->device->arrow_type,
+      .device_type = feed->device->driver->kind->arrow_type,
       .sync_event = sync_event,
   };
   return 0;

@@ -23,7 +23,7 @@ struct adc_feed* adc_feed_new(const struct adc_device* device) {
 void adc_feed_free(struct adc_feed* feed) {
   if (feed == NULL) return;
   feed_asyncs_free(feed); /* first: its delivery threads may still be running */
-  if (feed->queue != NULL) feed->device->queue_free(feed->queue);
+  if (feed->queue != NULL) feed->device->driver->queue->free(feed->queue);
   feed_streams_free(feed);
   for (size_t i = 0; i < feed->n_records; i++) free(feed->records[i]);
   free(feed->records);

@@ -86,7 +86,8 @@ static int get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArr
   if (record->next_batch >= record->file->n_batches) {
     /* spec: "If the embedded ArrowDeviceArray.array is released, then the
      * end of the stream has been reached." */
-    *out = (struct ArrowDeviceArray){.device_id = device->device_id, .device_type = device->arrow_type};
+    *out = (struct ArrowDeviceArray){.device_id = device->device_id,
+                                     .device_type = device->driver->kind->arrow_type};
     return succeeded(record);
   }
   const struct adc_feed_layout layout = feed_streamed_layout(
@@ -131,7 +132,7 @@ int adc_feed_export_stream(struct adc_feed* feed, const struct arrow_json_file* 
   /* spec: device_type is "The device type that this stream produces data
    * on"; every batch is exported to the feed's device. */
   *out = (struct ArrowDeviceArrayStream){
-      .device_type = feed->device->arrow_type,
+      .device_type = feed->device->driver->kind->arrow_type,
       .get_schema = get_schema,
       .get_next = get_next,
       .get_last_error = get_last_error,

@@ -1,16 +1,31 @@
 /* The device layer: how the harness reaches data wherever it lives.
  *
- * A device is a set of operations, in the spirit of nanoarrow's struct
- * ArrowDevice: probe it, wait on a producer's sync_event, copy a buffer to
- * the host, and allocate, fill and free memory for the harness's own feeds
- * (optionally read-only).  Rules never name a device: producer and consumer
- * calls and comparisons take the case's device and go through these
- * operations, so a new device is a new table, with no change to any rule.
+ * Three things, kept apart so that the harness parent never touches a
+ * device runtime:
  *
- * Every operation runs in a case's child process only: the harness parent
- * never initialises a GPU runtime (CUDA cannot survive a fork once
- * initialised).  Memory handed out by `allocate` is owned by the caller and
- * given back with `free`, with the same size and protectability. */
+ *   - a driver (struct adc_device_driver): what the harness knows of one
+ *     --device name without touching anything: the kind it serves
+ *     (adc/device_kinds.h, shared with the reference pair), how
+ *     batches travel, and the operations.  Static, listed by the registry.
+ *   - a target (struct adc_device_target): a driver and a device_id, made
+ *     at run time.  What the parent plans, probes and reports by, and what
+ *     rules' `holds` filters judge; it holds no runtime state.
+ *   - a device (struct adc_device): a live instance of a target, made by
+ *     adc_device_open in a case's child process only (CUDA cannot survive a
+ *     fork once initialised) and released by adc_device_close at the end.
+ *     Its private state (a runtime's stream, a pinned buffer, a context)
+ *     belongs to its driver.
+ *
+ * The operations are in the spirit of nanoarrow's struct ArrowDevice: wait
+ * on a producer's sync_event, copy a buffer to the host, and allocate, fill
+ * and free memory for the harness's own feeds (optionally read-only).  The
+ * queue that writes data late is an interface of its own, which a driver
+ * may offer.  Rules never name a device: producer and consumer calls and
+ * comparisons take the case's device and go through these operations, so a
+ * new device is a new driver, with no change to any rule.
+ *
+ * Memory handed out by `allocate` is owned by the caller and given back
+ * with `free`, with the same size and protectability. */
 #ifndef ADC_DEVICE_H
 #define ADC_DEVICE_H
 
@@ -19,6 +34,7 @@
 #include <stdint.h>
 
 #include "adc/arrow_c_abi.h"
+#include "adc/device_kinds.h"
 #include "support/error.h"
 
 /* What a device is, for the report's environment; "" where unknown or
@@ -29,34 +45,21 @@ struct adc_device_description {
   char runtime_version[64]; /* the runtime the harness loaded, "12.4" */
 };
 
-struct adc_device {
-  const char* name;           /* as given to --device */
-  ArrowDeviceType arrow_type; /* ARROW_DEVICE_* asked of producers */
-  int64_t device_id;          /* asked of producers; -1 on devices without ids (spec convention) */
-  /* What a producer's sync_event points to ("cudaEvent_t" ...); NULL where
-   * the device has no event type (spec: "Synchronization event types"). */
-  const char* event_type;
-  /* Whether the harness may read the device's buffers in place, as on the
-   * CPU; otherwise comparisons read host copies made with copy_to_host. */
-  bool host_accessible;
-  /* Batches travel as ArrowDeviceArray through the device entry points
-   * (ExportDeviceBatchFromJson, ImportDeviceBatchAndCompareToJson), as they
-   * must off the CPU; on the CPU, only for the device that judges those
-   * entry points there. */
-  bool batches_as_device_arrays;
-  /* Its queue's hold (queue_hold below) opens as a synchronisation on a
-   * later event begins, not after a time: a late write through it is exact. */
-  bool hold_follows_synchronisation;
-  /* The implementation's own description of the device (which runtime,
-   * which kind of memory); NULL where it needs none. */
-  const void* backend;
+struct adc_device;
+struct adc_device_queue; /* each queue interface defines its own */
 
-  /* Each returns 0, or -1 with the reason in `error` (for probe, the
-   * runtime's own words). */
-  int (*probe)(const struct adc_device* device, struct adc_error* error);
+/* A driver's operations on its live devices.  Each returning int returns
+ * 0, or -1 with the reason in `error` (for open, the runtime's own words). */
+struct adc_device_ops {
+  /* Starts the device: loads the runtime, selects device->device_id and
+   * makes what the driver keeps in device->state.  On failure whatever it
+   * made is released, and device->state is left NULL. */
+  int (*open)(struct adc_device* device, struct adc_error* error);
+  /* Optional: releases device->state. */
+  void (*close)(struct adc_device* device);
   /* Optional: fills what it can find out of `out` (zeroed by the caller),
-   * after a probe, whether the probe succeeded or not (a runtime without a
-   * GPU still has a version). */
+   * after open, whether it succeeded or not (a runtime without a GPU still
+   * has a version). */
   void (*describe)(const struct adc_device* device, struct adc_device_description* out);
   /* Blocks until the work behind a producer's sync_event is done. */
   int (*wait_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
@@ -73,49 +76,119 @@ struct adc_device {
    * `allocate` read-only, so that a write to it faults. */
   int (*protect_read_only)(const struct adc_device* device, void* memory, size_t size,
                            struct adc_error* error);
-
-  /* Optional, on devices with an event type: 0 when `sync_event` points to
+  /* Optional, on kinds with an event type: 0 when `sync_event` points to
    * a live event of the device's runtime, else -1 with the reason.  Reads
    * nothing the library could have left unreadable without checking. */
   int (*check_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
-
-  /* Optional: an in-order queue of work that runs apart from the calling
-   * thread, as a GPU stream does.  The consumer feed writes data late
-   * through it, so that a consumer which reads before waiting on the
-   * sync_event sees the wrong bytes (spec: "Synchronization").  Each
-   * operation is queued behind the previous ones; queue_free waits for all
-   * of them, then frees the queue and every event it recorded. */
-  struct adc_device_queue* (*queue_new)(const struct adc_device* device, struct adc_error* error);
-  /* Holds the work queued after it: on a device whose events tell when a
-   * synchronisation on them begins (the simulated device), until one
-   * begins on an event recorded after the hold, or the queue is finished
-   * or freed; on the others, for `seconds` (a host function sleeping on a
-   * GPU's stream). */
-  int (*queue_hold)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
-  /* `host` is copied before this returns; `destination` is written later. */
-  int (*queue_copy_from_host)(struct adc_device_queue* queue, void* destination, const void* host,
-                              size_t size, struct adc_error* error);
-  /* An event of the device's event type that completes once everything
-   * queued before it has; what a producer hands out as sync_event. */
-  void* (*queue_record_event)(struct adc_device_queue* queue, struct adc_error* error);
-  /* Blocks until everything queued has run (every hold opened). */
-  void (*queue_finish)(struct adc_device_queue* queue);
-  void (*queue_free)(struct adc_device_queue* queue);
 };
 
-/* Whether the device has the queue operations above. */
-bool adc_device_has_queue(const struct adc_device* device);
+/* An in-order queue of work that runs apart from the calling thread, as a
+ * GPU stream does.  The consumer feed writes data late through it, so that
+ * a consumer which reads before waiting on the sync_event sees the wrong
+ * bytes (spec: "Synchronization").  Each operation is queued behind the
+ * previous ones; `free` waits for all of them, then frees the queue and
+ * every event it recorded.  A queue belongs to one live device and is
+ * freed before the device is closed. */
+struct adc_device_queue_ops {
+  /* The hold opens as a synchronisation on a later event begins, not after
+   * a time: a late write through it is exact. */
+  bool hold_follows_synchronisation;
+  struct adc_device_queue* (*create)(const struct adc_device* device, struct adc_error* error);
+  /* Holds the work queued after it: where hold_follows_synchronisation,
+   * until a synchronisation begins on an event recorded after the hold, or
+   * the queue is finished or freed; elsewhere, for `seconds` (a host
+   * function sleeping on a GPU's stream). */
+  int (*hold)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
+  /* `host` is copied before this returns; `destination` is written later. */
+  int (*copy_from_host)(struct adc_device_queue* queue, void* destination, const void* host, size_t size,
+                        struct adc_error* error);
+  /* An event of the device's event type that completes once everything
+   * queued before it has; what a producer hands out as sync_event. */
+  void* (*record_event)(struct adc_device_queue* queue, struct adc_error* error);
+  /* Blocks until everything queued has run (every hold opened). */
+  void (*finish)(struct adc_device_queue* queue);
+  void (*free)(struct adc_device_queue* queue);
+};
 
-/* Whether the device has every operation a rule may use.  Every registered
- * device must (tests/test_device_layer.c checks): the runner calls them
+struct adc_device_driver {
+  const char* name;                   /* as given to --device */
+  const struct adc_device_kind* kind; /* the shared facts: ARROW_DEVICE_*, ids, event type, host reads */
+  /* Batches travel as ArrowDeviceArray through the device entry points
+   * (ExportDeviceBatchFromJson, ImportDeviceBatchAndCompareToJson), as they
+   * must off the CPU; on the CPU, only for the driver that judges those
+   * entry points there. */
+  bool batches_as_device_arrays;
+  /* The harness reads the buffers only through copy_to_host, even where
+   * the kind lets the host read them in place: the simulated device, so
+   * that every rule takes the path it takes on a GPU. */
+  bool reads_through_copies;
+  const struct adc_device_ops* ops;
+  const struct adc_device_queue_ops* queue; /* NULL where the driver has no queue */
+  /* The driver's own description of what it serves (which runtime, which
+   * kind of memory); NULL where it needs none. */
+  const void* backend;
+};
+
+/* A device to run on, as the parent knows it: no runtime state. */
+struct adc_device_target {
+  const struct adc_device_driver* driver;
+  int64_t device_id; /* asked of producers; -1 on kinds without ids (spec convention) */
+};
+
+/* A live device, in a case's child process. */
+struct adc_device {
+  const struct adc_device_driver* driver;
+  int64_t device_id;
+  void* state; /* the driver's own; NULL where it keeps none */
+};
+
+/* The target of `driver`'s first device: device_id 0, or -1 where the kind
+ * has no ids. */
+struct adc_device_target adc_device_target_of(const struct adc_device_driver* driver);
+
+/* Makes the live device of `target` in `*device` (a case's child only);
+ * 0, or -1 with the reason the device is unavailable, in the runtime's
+ * words.  After either, adc_device_close releases what was made. */
+int adc_device_open(const struct adc_device_target* target, struct adc_device* device,
+                    struct adc_error* error);
+void adc_device_close(struct adc_device* device);
+
+/* The operations of a live device (struct adc_device_ops). */
+void adc_device_describe(const struct adc_device* device, struct adc_device_description* out);
+int adc_device_wait_event(const struct adc_device* device, void* sync_event, struct adc_error* error);
+int adc_device_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
+                            struct adc_error* error);
+int adc_device_copy_from_host(const struct adc_device* device, void* destination, const void* host,
+                              size_t size, struct adc_error* error);
+void* adc_device_allocate(const struct adc_device* device, size_t size, bool protectable,
+                          struct adc_error* error);
+void adc_device_free(const struct adc_device* device, void* memory, size_t size, bool protectable);
+/* -1 with the reason where the driver cannot (adc_device_can_protect). */
+int adc_device_protect_read_only(const struct adc_device* device, void* memory, size_t size,
+                                 struct adc_error* error);
+/* -1 with the reason where the driver cannot check events. */
+int adc_device_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error);
+
+/* What a driver offers, known without a live device (the parent's
+ * planning asks). */
+bool adc_device_can_protect(const struct adc_device_driver* driver);
+/* Whether the harness reads the buffers in place (its kind is host
+ * readable and the driver does not insist on copies); otherwise through
+ * copy_to_host. */
+bool adc_device_reads_in_place(const struct adc_device_driver* driver);
+bool adc_device_can_check_events(const struct adc_device_driver* driver);
+/* Whether the driver has every queue operation. */
+bool adc_device_has_queue(const struct adc_device_driver* driver);
+/* Whether the driver has every operation a rule may use.  Every registered
+ * driver must (tests/test_device_layer.c checks): the runner calls them
  * unchecked. */
-bool adc_device_has_operations(const struct adc_device* device);
+bool adc_device_has_operations(const struct adc_device_driver* driver);
 
-/* The registered devices, in registry order. */
+/* The registered drivers, in registry order. */
 size_t adc_device_count(void);
-const struct adc_device* adc_device_at(size_t index);
-/* The registered devices, by name; NULL for a name no device has. */
-const struct adc_device* adc_device_find(const char* name);
+const struct adc_device_driver* adc_device_at(size_t index);
+/* The registered drivers, by name; NULL for a name no driver has. */
+const struct adc_device_driver* adc_device_find(const char* name);
 /* "cpu, simulated, cuda, rocm" */
 const char* adc_device_names(void);
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device_kinds.h"
+#include "device/device_drivers.h"
 #include "support/clock.h"
 #include "support/safe_read.h"
 
@@ -77,14 +77,11 @@ struct gpu_runtime {
   /* cudaDevAttrConcurrentManagedAccess, hipDeviceAttributeConcurrentManagedAccess */
   int concurrent_managed_access;
   const char* concurrent_managed_access_name;
-  struct gpu_api api; /* filled on first use, in a child */
-  void* handle;       /* the runtime library, once loaded */
+  /* Loaded once per process, in a child, by the first device opened. */
+  struct gpu_api api;
+  void* handle; /* the runtime library, once loaded */
   bool loaded;
   char load_error[256];
-  /* The harness's own copies (copy_to_host, copy_from_host): a stream of
-   * its own and a pinned bounce buffer of BOUNCE_BYTES, made on first use. */
-  gpu_stream transfers;
-  void* bounce;
 };
 
 static const char* const cuda_libraries[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12", NULL};
@@ -122,13 +119,26 @@ static struct gpu_runtime hip = {
 
 enum memory_kind { DEVICE_MEMORY, PINNED_HOST_MEMORY, MANAGED_MEMORY };
 
+/* What a driver serves: a runtime and a kind of memory. */
 struct gpu_backend {
   struct gpu_runtime* runtime;
   enum memory_kind memory;
 };
 
+/* A live device's state: the harness's own copies (copy_to_host,
+ * copy_from_host) go through a stream of its own and a pinned bounce
+ * buffer of BOUNCE_BYTES, made on first use and released with the device. */
+struct gpu_device_state {
+  gpu_stream transfers;
+  void* bounce;
+};
+
+static const struct gpu_backend* backend_of(const struct adc_device* device) {
+  return device->driver->backend;
+}
+
 static struct gpu_runtime* runtime_of(const struct adc_device* device) {
-  return ((const struct gpu_backend*)device->backend)->runtime;
+  return backend_of(device)->runtime;
 }
 
 /* Resolves every symbol; -1 with the reason when the runtime is missing. */
@@ -178,7 +188,7 @@ static int check(const struct gpu_runtime* runtime, int code, const char* what, 
  * while a kernel runs faults).  Without it the device is unavailable, with
  * that reason, rather than judged by reads that may fault. */
 static int check_concurrent_managed_access(const struct adc_device* device, struct adc_error* error) {
-  const struct gpu_backend* backend = device->backend;
+  const struct gpu_backend* backend = backend_of(device);
   struct gpu_runtime* runtime = backend->runtime;
   if (backend->memory != MANAGED_MEMORY) return 0;
   int concurrent = 0;
@@ -192,10 +202,10 @@ static int check_concurrent_managed_access(const struct adc_device* device, stru
   return adc_fail(error,
                   "%s is 0: the CPU may not read managed memory while the GPU runs work, and the harness "
                   "reads %s buffers in place",
-                  runtime->concurrent_managed_access_name, device->name);
+                  runtime->concurrent_managed_access_name, device->driver->name);
 }
 
-static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
+static int gpu_open(struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   if (load(runtime, error) != 0) return -1;
   int count = 0;
@@ -205,7 +215,19 @@ static int gpu_probe(const struct adc_device* device, struct adc_error* error) {
   if (check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error) != 0) {
     return -1;
   }
-  return check_concurrent_managed_access(device, error);
+  if (check_concurrent_managed_access(device, error) != 0) return -1;
+  device->state = calloc(1, sizeof(struct gpu_device_state));
+  if (device->state == NULL) return adc_fail(error, "out of memory for the device's state");
+  return 0;
+}
+
+static void gpu_close(struct adc_device* device) {
+  struct gpu_device_state* state = device->state;
+  if (state == NULL) return;
+  const struct gpu_api* api = &runtime_of(device)->api;
+  if (state->bounce != NULL) api->free_host(state->bounce);
+  if (state->transfers != NULL) api->stream_destroy(state->transfers);
+  free(state);
 }
 
 /* A version number as the runtime encodes it, as text: CUDA writes
@@ -268,7 +290,7 @@ static void gpu_describe(const struct adc_device* device, struct adc_device_desc
  * inside the runtime. */
 static int gpu_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
-  const char* type = device->event_type;
+  const char* type = device->driver->kind->event_type;
   gpu_event event;
   if (adc_copy_readable(&event, sync_event, sizeof(event)) < sizeof(event)) {
     return adc_fail(error, "sync_event %p is not readable memory holding a %s", sync_event, type);
@@ -295,52 +317,61 @@ static int gpu_wait_event(const struct adc_device* device, void* sync_event, str
   return check(runtime, runtime->api.event_synchronize(event), "waiting on sync_event", error);
 }
 
-/* The harness's transfer stream and bounce buffer, made on first use. */
-static int ready_transfers(struct gpu_runtime* runtime, struct adc_error* error) {
-  if (runtime->bounce != NULL) return 0;
-  if (check(runtime, runtime->api.stream_create_with_flags(&runtime->transfers, GPU_STREAM_NON_BLOCKING),
+/* The device's transfer stream and bounce buffer, made on first use. */
+static struct gpu_device_state* ready_transfers(const struct adc_device* device, struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  struct gpu_device_state* state = device->state;
+  if (state->bounce != NULL) return state;
+  if (state->transfers == NULL &&
+      check(runtime, runtime->api.stream_create_with_flags(&state->transfers, GPU_STREAM_NON_BLOCKING),
             "creating the harness's transfer stream", error) != 0) {
-    return -1;
+    return NULL;
   }
-  return check(runtime, runtime->api.malloc_host(&runtime->bounce, BOUNCE_BYTES, runtime->host_alloc_flags),
-               "allocating pinned memory for the harness's copies", error);
+  if (check(runtime, runtime->api.malloc_host(&state->bounce, BOUNCE_BYTES, runtime->host_alloc_flags),
+            "allocating pinned memory for the harness's copies", error) != 0) {
+    return NULL;
+  }
+  return state;
 }
 
 /* One piece of a copy on the transfer stream, complete when this returns:
  * the bytes have landed (a pageable cudaMemcpy may return before), and no
  * stream of a producer was waited for. */
-static int transfer(struct gpu_runtime* runtime, void* destination, const void* source, size_t size,
-                    const char* what, struct adc_error* error) {
-  if (check(runtime,
-            runtime->api.memcpy_async(destination, source, size, GPU_MEMCPY_DEFAULT, runtime->transfers),
+static int transfer(const struct gpu_runtime* runtime, gpu_stream transfers, void* destination,
+                    const void* source, size_t size, const char* what, struct adc_error* error) {
+  if (check(runtime, runtime->api.memcpy_async(destination, source, size, GPU_MEMCPY_DEFAULT, transfers),
             what, error) != 0) {
     return -1;
   }
-  return check(runtime, runtime->api.stream_synchronize(runtime->transfers), what, error);
+  return check(runtime, runtime->api.stream_synchronize(transfers), what, error);
 }
 
 static int gpu_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
                             struct adc_error* error) {
-  struct gpu_runtime* runtime = runtime_of(device);
-  if (ready_transfers(runtime, error) != 0) return -1;
+  const struct gpu_runtime* runtime = runtime_of(device);
+  const struct gpu_device_state* state = ready_transfers(device, error);
+  if (state == NULL) return -1;
   for (size_t done = 0; done < size; done += BOUNCE_BYTES) {
     size_t piece = size - done < BOUNCE_BYTES ? size - done : BOUNCE_BYTES;
-    if (transfer(runtime, runtime->bounce, (const char*)source + done, piece, "copy to host", error) != 0) {
+    if (transfer(runtime, state->transfers, state->bounce, (const char*)source + done, piece, "copy to host",
+                 error) != 0) {
       return -1;
     }
-    memcpy((char*)host + done, runtime->bounce, piece);
+    memcpy((char*)host + done, state->bounce, piece);
   }
   return 0;
 }
 
 static int gpu_copy_from_host(const struct adc_device* device, void* destination, const void* host,
                               size_t size, struct adc_error* error) {
-  struct gpu_runtime* runtime = runtime_of(device);
-  if (ready_transfers(runtime, error) != 0) return -1;
+  const struct gpu_runtime* runtime = runtime_of(device);
+  const struct gpu_device_state* state = ready_transfers(device, error);
+  if (state == NULL) return -1;
   for (size_t done = 0; done < size; done += BOUNCE_BYTES) {
     size_t piece = size - done < BOUNCE_BYTES ? size - done : BOUNCE_BYTES;
-    memcpy(runtime->bounce, (const char*)host + done, piece);
-    if (transfer(runtime, (char*)destination + done, runtime->bounce, piece, "copy from host", error) != 0) {
+    memcpy(state->bounce, (const char*)host + done, piece);
+    if (transfer(runtime, state->transfers, (char*)destination + done, state->bounce, piece, "copy from host",
+                 error) != 0) {
       return -1;
     }
   }
@@ -350,7 +381,7 @@ static int gpu_copy_from_host(const struct adc_device* device, void* destination
 static void* gpu_allocate(const struct adc_device* device, size_t size, bool protectable,
                           struct adc_error* error) {
   (void)protectable; /* GPU memory cannot be made read-only: protect_read_only is NULL */
-  const struct gpu_backend* backend = device->backend;
+  const struct gpu_backend* backend = backend_of(device);
   struct gpu_runtime* runtime = backend->runtime;
   void* memory = NULL;
   int code = backend->memory == DEVICE_MEMORY ? runtime->api.malloc_device(&memory, size ? size : 1)
@@ -363,7 +394,7 @@ static void* gpu_allocate(const struct adc_device* device, size_t size, bool pro
 static void gpu_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
   (void)size;
   (void)protectable;
-  const struct gpu_backend* backend = device->backend;
+  const struct gpu_backend* backend = backend_of(device);
   if (memory == NULL) return;
   if (backend->memory == PINNED_HOST_MEMORY) {
     backend->runtime->api.free_host(memory);
@@ -508,38 +539,44 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
   free(queue);
 }
 
-/* Every GPU device: the same operations, its own backend. */
-#define GPU_DEVICE(variable, device_name, type, runtime_var, memory_kind, event_name, readable) \
-  static const struct gpu_backend variable##_backend = {&runtime_var, memory_kind};             \
-  const struct adc_device variable = {                                                          \
-      .name = device_name,                                                                      \
-      .arrow_type = type,                                                                       \
-      .device_id = 0,                                                                           \
-      .event_type = event_name,                                                                 \
-      .host_accessible = readable,                                                              \
-      .batches_as_device_arrays = true,                                                         \
-      .backend = &variable##_backend,                                                           \
-      .probe = gpu_probe,                                                                       \
-      .describe = gpu_describe,                                                                 \
-      .wait_event = gpu_wait_event,                                                             \
-      .copy_to_host = gpu_copy_to_host,                                                         \
-      .copy_from_host = gpu_copy_from_host,                                                     \
-      .allocate = gpu_allocate,                                                                 \
-      .free = gpu_free,                                                                         \
-      .check_event = gpu_check_event,                                                           \
-      .queue_new = gpu_queue_new,                                                               \
-      .queue_hold = gpu_queue_hold,                                                             \
-      .queue_copy_from_host = gpu_queue_copy_from_host,                                         \
-      .queue_record_event = gpu_queue_record_event,                                             \
-      .queue_finish = gpu_queue_finish,                                                         \
-      .queue_free = gpu_queue_free,                                                             \
+static const struct adc_device_ops gpu_ops = {
+    .open = gpu_open,
+    .close = gpu_close,
+    .describe = gpu_describe,
+    .wait_event = gpu_wait_event,
+    .copy_to_host = gpu_copy_to_host,
+    .copy_from_host = gpu_copy_from_host,
+    .allocate = gpu_allocate,
+    .free = gpu_free,
+    .check_event = gpu_check_event,
+};
+
+/* A pause is a sleeping host function: the hold follows a time, not a
+ * synchronisation. */
+static const struct adc_device_queue_ops gpu_queue = {
+    .hold_follows_synchronisation = false,
+    .create = gpu_queue_new,
+    .hold = gpu_queue_hold,
+    .copy_from_host = gpu_queue_copy_from_host,
+    .record_event = gpu_queue_record_event,
+    .finish = gpu_queue_finish,
+    .free = gpu_queue_free,
+};
+
+/* Every GPU driver: the same operations, its own kind and backend. */
+#define GPU_DRIVER(variable, device_name, device_kind, runtime_var, memory_kind)    \
+  static const struct gpu_backend variable##_backend = {&runtime_var, memory_kind}; \
+  const struct adc_device_driver variable = {                                       \
+      .name = device_name,                                                          \
+      .kind = &device_kind,                                                         \
+      .batches_as_device_arrays = true,                                             \
+      .ops = &gpu_ops,                                                              \
+      .queue = &gpu_queue,                                                          \
+      .backend = &variable##_backend,                                               \
   };
 
-GPU_DEVICE(adc_device_cuda, "cuda", ARROW_DEVICE_CUDA, cuda, DEVICE_MEMORY, "cudaEvent_t", false)
-GPU_DEVICE(adc_device_cuda_host, "cuda_host", ARROW_DEVICE_CUDA_HOST, cuda, PINNED_HOST_MEMORY, "cudaEvent_t",
-           true)
-GPU_DEVICE(adc_device_cuda_managed, "cuda_managed", ARROW_DEVICE_CUDA_MANAGED, cuda, MANAGED_MEMORY,
-           "cudaEvent_t", true)
-GPU_DEVICE(adc_device_rocm, "rocm", ARROW_DEVICE_ROCM, hip, DEVICE_MEMORY, "hipEvent_t", false)
-GPU_DEVICE(adc_device_rocm_host, "rocm_host", ARROW_DEVICE_ROCM_HOST, hip, PINNED_HOST_MEMORY, "hipEvent_t",
-           true)
+GPU_DRIVER(adc_device_cuda, "cuda", adc_device_kind_cuda, cuda, DEVICE_MEMORY)
+GPU_DRIVER(adc_device_cuda_host, "cuda_host", adc_device_kind_cuda_host, cuda, PINNED_HOST_MEMORY)
+GPU_DRIVER(adc_device_cuda_managed, "cuda_managed", adc_device_kind_cuda_managed, cuda, MANAGED_MEMORY)
+GPU_DRIVER(adc_device_rocm, "rocm", adc_device_kind_rocm, hip, DEVICE_MEMORY)
+GPU_DRIVER(adc_device_rocm_host, "rocm_host", adc_device_kind_rocm_host, hip, PINNED_HOST_MEMORY)

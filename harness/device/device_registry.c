@@ -1,34 +1,24 @@
-/* The devices the harness knows, listed once. */
+/* The device drivers the harness knows, listed once. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "device/device_kinds.h"
+#include "device/device_drivers.h"
 
-static const struct adc_device* const devices[] = {
+static const struct adc_device_driver* const devices[] = {
     &adc_device_cpu,       &adc_device_cpu_device_arrays, &adc_device_simulated, &adc_device_cuda,
     &adc_device_cuda_host, &adc_device_cuda_managed,      &adc_device_rocm,      &adc_device_rocm_host};
 #define N_DEVICES (sizeof(devices) / sizeof(devices[0]))
-
-bool adc_device_has_operations(const struct adc_device* device) {
-  return device->probe != NULL && device->wait_event != NULL && device->copy_to_host != NULL &&
-         device->copy_from_host != NULL && device->allocate != NULL && device->free != NULL;
-}
-
-bool adc_device_has_queue(const struct adc_device* device) {
-  return device->queue_new != NULL && device->queue_hold != NULL && device->queue_copy_from_host != NULL &&
-         device->queue_record_event != NULL && device->queue_finish != NULL && device->queue_free != NULL;
-}
 
 size_t adc_device_count(void) {
   return N_DEVICES;
 }
 
-const struct adc_device* adc_device_at(size_t index) {
+const struct adc_device_driver* adc_device_at(size_t index) {
   return index < N_DEVICES ? devices[index] : NULL;
 }
 
-const struct adc_device* adc_device_find(const char* name) {
+const struct adc_device_driver* adc_device_find(const char* name) {
   for (size_t i = 0; i < N_DEVICES; i++) {
     if (strcmp(devices[i]->name, name) == 0) return devices[i];
   }

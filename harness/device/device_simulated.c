@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "adc/simulated_device.h"
-#include "device/device_kinds.h"
+#include "device/device_drivers.h"
 #include "device/host_memory.h"
 #include "support/clock.h"
 #include "support/safe_read.h"
@@ -287,17 +287,8 @@ static void simulated_describe(const struct adc_device* device, struct adc_devic
   snprintf(out->model, sizeof(out->model), "simulated asynchronous device on %.120s", host);
 }
 
-const struct adc_device adc_device_simulated = {
-    .name = "simulated",
-    .arrow_type = ADC_SIMULATED_DEVICE_TYPE,
-    .device_id = ADC_SIMULATED_DEVICE_ID,
-    .event_type = "struct adc_simulated_event",
-    /* Read only through copies, as a GPU's memory is, so that every rule
-     * takes the path it takes on a GPU. */
-    .host_accessible = false,
-    .batches_as_device_arrays = true,
-    .hold_follows_synchronisation = true,
-    .probe = adc_host_probe,
+static const struct adc_device_ops simulated_ops = {
+    .open = adc_host_open,
     .describe = simulated_describe,
     .wait_event = simulated_wait_event,
     .copy_to_host = adc_host_copy,
@@ -306,10 +297,25 @@ const struct adc_device adc_device_simulated = {
     .free = adc_host_free,
     .protect_read_only = adc_host_protect_read_only,
     .check_event = simulated_check_event,
-    .queue_new = simulated_queue_new,
-    .queue_hold = simulated_queue_hold,
-    .queue_copy_from_host = simulated_queue_copy_from_host,
-    .queue_record_event = simulated_queue_record_event,
-    .queue_finish = simulated_queue_finish,
-    .queue_free = simulated_queue_free,
+};
+
+static const struct adc_device_queue_ops simulated_queue = {
+    .hold_follows_synchronisation = true,
+    .create = simulated_queue_new,
+    .hold = simulated_queue_hold,
+    .copy_from_host = simulated_queue_copy_from_host,
+    .record_event = simulated_queue_record_event,
+    .finish = simulated_queue_finish,
+    .free = simulated_queue_free,
+};
+
+const struct adc_device_driver adc_device_simulated = {
+    .name = "simulated",
+    .kind = &adc_device_kind_simulated,
+    .batches_as_device_arrays = true,
+    /* Host memory, but read only through copies, as a GPU's is, so that
+     * every rule takes the path it takes on a GPU. */
+    .reads_through_copies = true,
+    .ops = &simulated_ops,
+    .queue = &simulated_queue,
 };

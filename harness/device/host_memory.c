@@ -7,7 +7,7 @@
 
 #include "support/pages.h"
 
-int adc_host_probe(const struct adc_device* device, struct adc_error* error) {
+int adc_host_open(struct adc_device* device, struct adc_error* error) {
   (void)device;
   (void)error;
   return 0;

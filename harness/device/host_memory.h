@@ -7,8 +7,9 @@
 
 #include "device/device.h"
 
-/* A device made of this process's memory is always there. */
-int adc_host_probe(const struct adc_device* device, struct adc_error* error);
+/* A device made of this process's memory is always there, and keeps no
+ * state. */
+int adc_host_open(struct adc_device* device, struct adc_error* error);
 /* The host's processor, as /proc/cpuinfo names it. */
 void adc_host_describe(const struct adc_device* device, struct adc_device_description* out);
 int adc_host_copy(const struct adc_device* device, void* destination, const void* source, size_t size,

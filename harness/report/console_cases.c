@@ -17,11 +17,11 @@ static void put_expectation(FILE* out, const struct adc_session* session, const 
 void adc_console_put_cases(FILE* out, const struct adc_session* session, const struct adc_case* cases,
                            const struct adc_task_result* results, size_t n, bool colour) {
   const struct adc_rule* current = NULL;
-  const struct adc_device* current_device = NULL;
+  const struct adc_device_target* current_device = NULL;
   for (size_t i = 0; i < n; i++) {
     const struct adc_rule* rule = cases[i].rule;
     if (cases[i].device != current_device && session->n_devices > 1) {
-      fprintf(out, "\n==== on %s ====\n", cases[i].device->name);
+      fprintf(out, "\n==== on %s ====\n", cases[i].device->driver->name);
       current = NULL;
     }
     current_device = cases[i].device;

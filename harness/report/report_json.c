@@ -52,12 +52,13 @@ cJSON* adc_suite_json(void) {
 /* What the device is, as its probe in a child process found (see
  * runner/device_probe.h); a device not probed has only its name and ABI
  * values. */
-static cJSON* device_json(const struct adc_device* device, const struct adc_device_facts* facts) {
+static cJSON* device_json(const struct adc_device_target* device, const struct adc_device_facts* facts) {
   cJSON* object = cJSON_CreateObject();
-  cJSON_AddStringToObject(object, "name", device->name);
-  cJSON_AddNumberToObject(object, "arrow_device_type", (double)device->arrow_type);
+  cJSON_AddStringToObject(object, "name", device->driver->name);
+  cJSON_AddNumberToObject(object, "arrow_device_type", (double)device->driver->kind->arrow_type);
   cJSON_AddNumberToObject(object, "device_id", (double)device->device_id);
-  if (device->event_type != NULL) cJSON_AddStringToObject(object, "event_type", device->event_type);
+  if (device->driver->kind->event_type != NULL)
+    cJSON_AddStringToObject(object, "event_type", device->driver->kind->event_type);
   if (!facts->probed) return object;
   cJSON_AddBoolToObject(object, "available", facts->available);
   if (!facts->available) cJSON_AddStringToObject(object, "unavailable_reason", facts->reason);
@@ -123,7 +124,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddStringToObject(env, "device", session->device_option);
   cJSON* devices = cJSON_AddArrayToObject(env, "devices");
   for (size_t d = 0; d < session->n_devices; d++) {
-    cJSON_AddItemToArray(devices, device_json(session->devices[d], &session->device_facts[d]));
+    cJSON_AddItemToArray(devices, device_json(&session->devices[d], &session->device_facts[d]));
   }
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
   if (session->expectations != NULL)
@@ -157,7 +158,7 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   cJSON_AddStringToObject(item, "rule", rule->id);
   cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
   cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
-  cJSON_AddStringToObject(item, "device", c->device->name);
+  cJSON_AddStringToObject(item, "device", c->device->driver->name);
   cJSON_AddStringToObject(item, "fixture", c->fixture->name);
   cJSON_AddStringToObject(item, "status", adc_status_name(result->status));
   cJSON_AddStringToObject(item, "message", result->message);

@@ -27,7 +27,7 @@ struct junit_counts {
 };
 
 static struct junit_counts count(const struct adc_case* cases, const struct adc_task_result* results,
-                                 size_t n, const struct adc_device* device) {
+                                 size_t n, const struct adc_device_target* device) {
   struct junit_counts counts = {0, 0, 0, 0, 0.0};
   for (size_t i = 0; i < n; i++) {
     if (device != NULL && cases[i].device != device) continue;
@@ -163,10 +163,10 @@ int adc_write_junit_report(const char* path, const struct adc_session* session, 
   put_counts(out, &all);
   fputs(">\n", out);
   for (size_t d = 0; d < session->n_devices; d++) {
-    const struct adc_device* device = session->devices[d];
+    const struct adc_device_target* device = &session->devices[d];
     struct junit_counts counts = count(cases, results, n, device);
     if (counts.tests == 0) continue;
-    fprintf(out, "  <testsuite name=\"%s\"", device->name);
+    fprintf(out, "  <testsuite name=\"%s\"", device->driver->name);
     put_counts(out, &counts);
     fprintf(out, " timestamp=\"%s\" hostname=\"", stamp);
     adc_put_xml_text(out, hostname);

@@ -28,10 +28,10 @@ static int rank(enum adc_status status) {
 /* Finds the devices whose every case ended not_supported with one message. */
 static void find_unavailable(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
                              struct adc_tally* out) {
-  const struct adc_device* seen[ADC_MAX_DEVICES];
+  const struct adc_device_target* seen[ADC_MAX_DEVICES];
   size_t n_seen = 0;
   for (size_t i = 0; i < n; i++) {
-    const struct adc_device* device = cases[i].device;
+    const struct adc_device_target* device = cases[i].device;
     bool known = false;
     for (size_t d = 0; d < n_seen && !known; d++) known = seen[d] == device;
     if (known || n_seen == ADC_MAX_DEVICES) continue;
@@ -47,7 +47,7 @@ static void find_unavailable(const struct adc_case* cases, const struct adc_task
   }
 }
 
-static bool is_unavailable(const struct adc_tally* tally, const struct adc_device* device) {
+static bool is_unavailable(const struct adc_tally* tally, const struct adc_device_target* device) {
   for (size_t d = 0; d < tally->n_unavailable; d++) {
     if (tally->unavailable[d].device == device) return true;
   }

@@ -28,7 +28,7 @@ struct adc_rule_tally {
 
 /* Devices whose every case ended not_supported with one message. */
 struct adc_unavailable_device {
-  const struct adc_device* device;
+  const struct adc_device_target* device;
   size_t cases;
   size_t example; /* a case of the device: its message is the reason */
 };

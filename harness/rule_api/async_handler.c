@@ -297,12 +297,13 @@ static struct adc_async_run* start(struct adc_case_context* ctx, const struct ad
   if (run == NULL) return NULL;
   const struct adc_device* device = ctx->device;
   const char* refused =
-      failing ? library->ExportFailingAsyncFromJson(ctx->fixture_path, device->arrow_type, device->device_id,
-                                                    fail_at_batch, run->handler)
-              : library->ExportAsyncFromJson(ctx->fixture_path, device->arrow_type, device->device_id,
-                                             run->handler);
+      failing ? library->ExportFailingAsyncFromJson(ctx->fixture_path, device->driver->kind->arrow_type,
+                                                    device->device_id, fail_at_batch, run->handler)
+              : library->ExportAsyncFromJson(ctx->fixture_path, device->driver->kind->arrow_type,
+                                             device->device_id, run->handler);
   char what[128];
-  snprintf(what, sizeof(what), "an async stream%s on %s", failing ? " failing mid-stream" : "", device->name);
+  snprintf(what, sizeof(what), "an async stream%s on %s", failing ? " failing mid-stream" : "",
+           device->driver->name);
   if (adc_exported(ctx, run->handler, refused, what) == NULL) return NULL;
   return run;
 }

@@ -24,7 +24,7 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
     array->array.release(&array->array);
     return not_called;
   }
-  if (adc_entry_point_on_device(ADC_EP_ImportBatchAndCompareToJson, ctx->device) ==
+  if (adc_entry_point_on_device(ADC_EP_ImportBatchAndCompareToJson, ctx->device->driver) ==
       ADC_EP_ImportBatchAndCompareToJson) {
     return bounded(
         ctx->library->functions.ImportBatchAndCompareToJson(ctx->fixture_path, batch, &array->array));
@@ -44,12 +44,12 @@ const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStar
                              void* start_context) {
   if (!adc_can_call(ctx, ADC_EP_ImportAsyncAndCompareToJson)) return not_called;
   return bounded(ctx->library->functions.ImportAsyncAndCompareToJson(
-      ctx->fixture_path, ctx->device->arrow_type, start, start_context));
+      ctx->fixture_path, ctx->device->driver->kind->arrow_type, start, start_context));
 }
 
 const char* adc_import_async_cancelling(struct adc_case_context* ctx, int cancel_after_batch,
                                         ADC_AsyncProducerStart start, void* start_context) {
   if (!adc_can_call(ctx, ADC_EP_ImportAsyncAndCancelAfterBatch)) return not_called;
   return bounded(ctx->library->functions.ImportAsyncAndCancelAfterBatch(
-      ctx->fixture_path, ctx->device->arrow_type, cancel_after_batch, start, start_context));
+      ctx->fixture_path, ctx->device->driver->kind->arrow_type, cancel_after_batch, start, start_context));
 }

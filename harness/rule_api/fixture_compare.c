@@ -38,7 +38,7 @@ struct device_copy {
 
 static int copy_from_device(void* context, void* host, const void* source, size_t size) {
   struct device_copy* copy = context;
-  return copy->device->copy_to_host(copy->device, host, source, size, copy->error);
+  return adc_device_copy_to_host(copy->device, host, source, size, copy->error);
 }
 
 static int mirror(const struct adc_case_context* ctx, struct arrow_json_mirror* mirror,
@@ -58,7 +58,8 @@ static int mirror(const struct adc_case_context* ctx, struct arrow_json_mirror* 
 
 static int compare_once(struct adc_case_context* ctx, const struct target* target,
                         const struct ArrowArray* array, char* difference, size_t size) {
-  if (ctx->device->host_accessible) return compare_on_host(ctx->fixture, target, array, difference, size);
+  if (adc_device_reads_in_place(ctx->device->driver))
+    return compare_on_host(ctx->fixture, target, array, difference, size);
   struct adc_error error;
   struct device_copy device_copy = {ctx->device, &error};
   struct arrow_json_mirror copies = {.copy = copy_from_device, .context = &device_copy};
@@ -66,7 +67,8 @@ static int compare_once(struct adc_case_context* ctx, const struct target* targe
   int result;
   if (mirror(ctx, &copies, target, array, &host) != 0) {
     if (copies.out_of_memory) adc_fail(&error, "out of host memory for a copy of the data");
-    adc_unresolved(ctx, "cannot bring the data on %s to the host: %s", ctx->device->name, error.message);
+    adc_unresolved(ctx, "cannot bring the data on %s to the host: %s", ctx->device->driver->name,
+                   error.message);
     snprintf(difference, size, "the data could not be read: %s", error.message);
     result = -1;
   } else {

@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
-                                               const struct adc_device* device) {
-  return adc_entry_point_in_form(entry_point, device->batches_as_device_arrays);
+                                               const struct adc_device_driver* driver) {
+  return adc_entry_point_in_form(entry_point, driver->batches_as_device_arrays);
 }
 
 enum adc_entry_point adc_entry_point_in_form(enum adc_entry_point entry_point, bool device_form) {
@@ -31,7 +31,7 @@ adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_f
 
 /* The needs of the rule as the library must meet them on the case's device. */
 static adc_entry_point_set needs_on_device(const struct adc_case_context* ctx) {
-  return adc_needs_in_form(ctx->rule, ctx->device->batches_as_device_arrays);
+  return adc_needs_in_form(ctx->rule, ctx->device->driver->batches_as_device_arrays);
 }
 
 /* Whether the library exports every entry point of `needed`; otherwise
@@ -43,10 +43,10 @@ static bool exports(struct adc_case_context* ctx, adc_entry_point_set needed) {
   return false;
 }
 
-bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device* device, char* why,
+bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device_driver* driver, char* why,
                             size_t size) {
-  if (rule->needs_read_only_memory && device->protect_read_only == NULL) {
-    snprintf(why, size, "the harness cannot make memory on %s read-only", device->name);
+  if (rule->needs_read_only_memory && !adc_device_can_protect(driver)) {
+    snprintf(why, size, "the harness cannot make memory on %s read-only", driver->name);
     return false;
   }
   return true;
@@ -55,7 +55,7 @@ bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device
 bool adc_needs_met(struct adc_case_context* ctx) {
   if (!ctx->rule->judges_missing_entry_points && !exports(ctx, needs_on_device(ctx))) return false;
   char why[256];
-  if (!adc_device_meets_needs(ctx->rule, ctx->device, why, sizeof(why))) {
+  if (!adc_device_meets_needs(ctx->rule, ctx->device->driver, why, sizeof(why))) {
     adc_not_supported(ctx, "%s", why);
     return false;
   }
@@ -68,5 +68,5 @@ bool adc_can_call(struct adc_case_context* ctx, enum adc_entry_point entry_point
                    adc_entry_point_name(entry_point));
     return false;
   }
-  return exports(ctx, ADC_ENTRY_POINT_BIT(adc_entry_point_on_device(entry_point, ctx->device)));
+  return exports(ctx, ADC_ENTRY_POINT_BIT(adc_entry_point_on_device(entry_point, ctx->device->driver)));
 }

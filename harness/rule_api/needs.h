@@ -16,12 +16,12 @@
  * (adc_rule.judges_missing_entry_points). */
 bool adc_needs_met(struct adc_case_context* ctx);
 
-/* Whether `device` has what `rule` needs of a device (memory it can make
+/* Whether `driver`'s devices have what `rule` needs of a device (memory it can make
  * read-only, for a rule that write-protects buffers); otherwise the
  * reason, as the case's not_supported gives it, into `why`.  The one test
  * of it: the child's (adc_needs_met) and the tests' that expect a case
  * not_supported on a device lacking it. */
-bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device* device, char* why,
+bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device_driver* driver, char* why,
                             size_t size);
 
 /* The entry points a rule needs in their C Data Interface form (on `cpu`,

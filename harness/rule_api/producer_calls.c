@@ -55,15 +55,16 @@ static struct ArrowDeviceArray* export_device_form(struct adc_case_context* ctx,
       adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "ExportDeviceBatchFromJson");
   if (out == NULL) return NULL;
   const char* error = ctx->library->functions.ExportDeviceBatchFromJson(
-      ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
+      ctx->fixture_path, batch, ctx->device->driver->kind->arrow_type, ctx->device->device_id, out);
   char what[128];
-  snprintf(what, sizeof(what), "batch %d to %s", batch, ctx->device->name);
+  snprintf(what, sizeof(what), "batch %d to %s", batch, ctx->device->driver->name);
   return adc_exported(ctx, out, error, what);
 }
 
 struct ArrowArray* adc_export_batch_raw(struct adc_case_context* ctx, int batch) {
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
-  if (adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson) {
+  if (adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device->driver) ==
+      ADC_EP_ExportBatchFromJson) {
     struct ArrowArray* out =
         adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowArray", "ExportBatchFromJson");
     if (out == NULL) return NULL;
@@ -96,13 +97,13 @@ bool adc_wait_until_ready_from(struct adc_case_context* ctx, struct ArrowDeviceA
   const struct adc_source_rules* rules = adc_source_rules(source);
   /* spec: a consumer must wait on the event before touching the data. */
   struct adc_error error;
-  if (ctx->device->wait_event(ctx->device, array->sync_event, &error) != 0) {
+  if (adc_device_wait_event(ctx->device, array->sync_event, &error) != 0) {
     adc_unresolved(ctx, "%s %d: waiting on its sync_event failed (see %s): %s", rules->array_noun, batch,
                    rules->valid_event, error.message);
     array->array.release(&array->array);
     return false;
   }
-  if (ctx->device->event_type != NULL) {
+  if (ctx->device->driver->kind->event_type != NULL) {
     ctx->late_data_rule = array->sync_event != NULL ? rules->data_complete : rules->null_means_ready;
   }
   return true;
@@ -139,10 +140,10 @@ const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, ch
       adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "ExportBatchFromJson");
   if (out == NULL) return NULL;
   const char* message =
-      adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device) == ADC_EP_ExportBatchFromJson
+      adc_entry_point_on_device(ADC_EP_ExportBatchFromJson, ctx->device->driver) == ADC_EP_ExportBatchFromJson
           ? ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array)
           : ctx->library->functions.ExportDeviceBatchFromJson(
-                ctx->fixture_path, batch, ctx->device->arrow_type, ctx->device->device_id, out);
+                ctx->fixture_path, batch, ctx->device->driver->kind->arrow_type, ctx->device->device_id, out);
   if (!adc_output_slot_intact(ctx, out)) return NULL;
   if (message != NULL) return adc_library_text_checked(message, text, size, well_formed);
   /* Something was exported: give it back, unless release was never set. */

@@ -40,7 +40,7 @@ struct adc_fixture_filter {
 /* Which devices a rule applies to; the description reads after "devices",
  * e.g. "without device ids". */
 struct adc_device_filter {
-  bool (*holds)(const struct adc_device* device);
+  bool (*holds)(const struct adc_device_target* device);
   const char* description;
 };
 
@@ -116,11 +116,12 @@ const struct adc_rule* adc_rule_at(size_t index);
 /* NULL when no rule has that ID. */
 const struct adc_rule* adc_rule_find(const char* id);
 
-/* The device form of a batch entry point on `device` (ExportBatchFromJson
- * becomes ExportDeviceBatchFromJson on every device but `cpu`: see
- * adc_device.batches_as_device_arrays); any other entry point is itself. */
+/* The device form of a batch entry point on `driver`'s devices
+ * (ExportBatchFromJson becomes ExportDeviceBatchFromJson on every device but
+ * `cpu`: see adc_device_driver.batches_as_device_arrays); any other entry
+ * point is itself. */
 enum adc_entry_point adc_entry_point_on_device(enum adc_entry_point entry_point,
-                                               const struct adc_device* device);
+                                               const struct adc_device_driver* driver);
 /* The form of a batch entry point on `cpu` (the C Data Interface's,
  * device_form false) or on every other device (device_form true). */
 enum adc_entry_point adc_entry_point_in_form(enum adc_entry_point entry_point, bool device_form);

@@ -40,8 +40,8 @@ const struct adc_fixture_filter adc_fixtures_with_batches = {has_batches, "at le
  * included: on the CPU the device `cpu` judges it, and the device that
  * judges the CPU a second time through device arrays would only repeat
  * every case. */
-static bool streams_judged_here(const struct adc_device* device) {
-  return !(device->arrow_type == ARROW_DEVICE_CPU && device->batches_as_device_arrays);
+static bool streams_judged_here(const struct adc_device_target* device) {
+  return !(device->driver->kind->arrow_type == ARROW_DEVICE_CPU && device->driver->batches_as_device_arrays);
 }
 const struct adc_device_filter adc_devices_for_streams = {
     streams_judged_here,

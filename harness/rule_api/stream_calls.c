@@ -28,9 +28,9 @@ struct ArrowDeviceArrayStream* adc_export_stream_raw(struct adc_case_context* ct
       adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArrayStream", "ExportDeviceStreamFromJson");
   if (out == NULL) return NULL;
   const char* error = ctx->library->functions.ExportDeviceStreamFromJson(
-      ctx->fixture_path, ctx->device->arrow_type, ctx->device->device_id, out);
+      ctx->fixture_path, ctx->device->driver->kind->arrow_type, ctx->device->device_id, out);
   char what[128];
-  snprintf(what, sizeof(what), "a stream on %s", ctx->device->name);
+  snprintf(what, sizeof(what), "a stream on %s", ctx->device->driver->name);
   return adc_exported(ctx, out, error, what);
 }
 
@@ -44,9 +44,10 @@ struct ArrowDeviceArrayStream* adc_export_failing_stream(struct adc_case_context
                                                                   "ExportFailingDeviceStreamFromJson");
   if (out == NULL) return NULL;
   const char* error = ctx->library->functions.ExportFailingDeviceStreamFromJson(
-      ctx->fixture_path, ctx->device->arrow_type, ctx->device->device_id, fail_at_batch, out);
+      ctx->fixture_path, ctx->device->driver->kind->arrow_type, ctx->device->device_id, fail_at_batch, out);
   char what[128];
-  snprintf(what, sizeof(what), "a stream on %s failing at batch %d", ctx->device->name, fail_at_batch);
+  snprintf(what, sizeof(what), "a stream on %s failing at batch %d", ctx->device->driver->name,
+           fail_at_batch);
   return usable(ctx, adc_exported(ctx, out, error, what));
 }
 

@@ -18,7 +18,8 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   struct adc_case_context ctx;
   memset(&ctx, 0, sizeof(ctx));
   ctx.rule = c->rule;
-  ctx.device = c->device;
+  struct adc_device device = {c->device->driver, c->device->device_id, NULL};
+  ctx.device = &device;
   ctx.fixture_path = c->fixture->path;
   ctx.fixture = &c->fixture->model;
   adc_guard_install(send_fault_verdict);
@@ -28,13 +29,16 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   struct adc_error error;
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
     adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
-  } else if (c->device->probe(c->device, &error) != 0) {
+  } else if (adc_device_open(c->device, &device, &error) != 0) {
     /* The run's probe found the device available (runner.c settles the
      * cases of one it did not), but this process starts the runtime anew. */
-    adc_not_supported(&ctx, "device %s unavailable: %s", c->device->name, error.message);
+    adc_not_supported(&ctx, "device %s unavailable: %s", c->device->driver->name, error.message);
   } else {
     ctx.library = &library;
     if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   }
+  /* Released at the end, as a library's own process would: whatever the
+   * rule left on the device (a queue, a feed) it has freed by now. */
+  adc_device_close(&device);
   adc_wire_send(fd, ctx.has_verdict ? ctx.status : ADC_PASS, ctx.message);
 }

@@ -12,7 +12,7 @@ static bool selected(const char* const* filters, int n_filters, const char* id) 
   return false;
 }
 
-static bool applies(const struct adc_rule* rule, const struct adc_device* device,
+static bool applies(const struct adc_rule* rule, const struct adc_device_target* device,
                     const struct adc_fixture* fixture) {
   if (rule->devices != NULL && !rule->devices->holds(device)) return false;
   return adc_rule_applies_to_fixture(rule, &fixture->model);
@@ -28,7 +28,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
       calloc(session->n_devices * adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
   size_t n = 0;
   for (size_t d = 0; d < session->n_devices; d++) {
-    const struct adc_device* device = session->devices[d];
+    const struct adc_device_target* device = &session->devices[d];
     for (size_t r = 0; r < adc_rule_count(); r++) {
       const struct adc_rule* rule = adc_rule_at(r);
       const struct adc_side* side = adc_side_tested_by(session, rule);
@@ -37,7 +37,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
         const struct adc_fixture* fixture = &session->fixtures[f];
         if (!applies(rule, device, fixture)) continue;
         struct adc_case* c = &cases[n];
-        snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->name, rule->id, fixture->name);
+        snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->driver->name, rule->id, fixture->name);
         if (!selected(filters, n_filters, c->id)) continue;
         c->rule = rule;
         c->device = device;

@@ -15,14 +15,18 @@
  * the report cannot describe. */
 #define PROBE_TIMEOUT_SECONDS 30.0
 
+/* The probe opens the live device, in its own process as a case would,
+ * describes it and closes it again. */
 static void probe_in_child(const void* argument, int verdict_fd) {
-  const struct adc_device* device = argument;
+  const struct adc_device_target* target = argument;
   struct adc_error unavailable;
   memset(&unavailable, 0, sizeof(unavailable));
-  bool available = device->probe(device, &unavailable) == 0;
+  struct adc_device device;
+  bool available = adc_device_open(target, &device, &unavailable) == 0;
   struct adc_device_description description;
   memset(&description, 0, sizeof(description));
-  if (device->describe != NULL) device->describe(device, &description);
+  adc_device_describe(&device, &description);
+  adc_device_close(&device);
   char message[sizeof(((struct adc_wire_verdict*)0)->message)];
   snprintf(message, sizeof(message), "%.500s%c%.159s%c%.63s%c%.63s", available ? "" : unavailable.message,
            FIELD_SEPARATOR, description.model, FIELD_SEPARATOR, description.driver_version, FIELD_SEPARATOR,
@@ -38,7 +42,8 @@ static void take_field(const char** text, char* out, size_t size) {
 }
 
 /* Whether one of the cases runs on `device`. */
-static bool has_cases_on(const struct adc_device* device, const struct adc_case* cases, size_t n_cases) {
+static bool has_cases_on(const struct adc_device_target* device, const struct adc_case* cases,
+                         size_t n_cases) {
   for (size_t i = 0; i < n_cases; i++) {
     if (cases[i].device == device) return true;
   }
@@ -53,9 +58,9 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
   size_t n_tasks = 0;
   for (size_t d = 0; d < session->n_devices; d++) {
     memset(&session->device_facts[d], 0, sizeof(session->device_facts[d]));
-    if (!has_cases_on(session->devices[d], cases, n_cases)) continue;
+    if (!has_cases_on(&session->devices[d], cases, n_cases)) continue;
     tasks[n_tasks] = (struct adc_task){
-        .run = probe_in_child, .argument = session->devices[d], .timeout_seconds = PROBE_TIMEOUT_SECONDS};
+        .run = probe_in_child, .argument = &session->devices[d], .timeout_seconds = PROBE_TIMEOUT_SECONDS};
     probed[n_tasks++] = d;
   }
   struct adc_task_run run = {.jobs = session->jobs};
@@ -80,9 +85,9 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
 }
 
 const struct adc_device_facts* adc_probed_facts(const struct adc_session* session,
-                                                const struct adc_device* device) {
+                                                const struct adc_device_target* device) {
   for (size_t d = 0; d < session->n_devices; d++) {
-    if (session->devices[d] == device)
+    if (&session->devices[d] == device)
       return session->device_facts[d].probed ? &session->device_facts[d] : NULL;
   }
   return NULL;

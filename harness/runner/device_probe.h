@@ -20,6 +20,6 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
 /* What the probe found of `device`, a device of the session; NULL when it
  * was not probed. */
 const struct adc_device_facts* adc_probed_facts(const struct adc_session* session,
-                                                const struct adc_device* device);
+                                                const struct adc_device_target* device);
 
 #endif /* ADC_DEVICE_PROBE_H */

@@ -47,7 +47,7 @@ static bool settled_before_running(const struct adc_session* session, const stru
     *result = side->load_verdict;
   } else if (facts != NULL && !facts->available) {
     *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
-    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->name,
+    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->driver->name,
              facts->reason);
   } else {
     return false;
@@ -77,7 +77,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
     }
     case_tasks[n_tasks] = (struct case_task){session, &cases[i], i};
     tasks[n_tasks] = (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i]),
-                                        cases[i].rule->waits_by_design};
+                                       cases[i].rule->waits_by_design};
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};

@@ -48,8 +48,9 @@ struct adc_session {
   struct adc_side producer;
   struct adc_side consumer;
   /* The devices of the run, in registry order: the one --device names, or
-   * every registered device for --device all. */
-  const struct adc_device* devices[ADC_MAX_DEVICES];
+   * every registered device for --device all.  Targets only (a driver and
+   * an id): the parent never opens a device, each case's child does. */
+  struct adc_device_target devices[ADC_MAX_DEVICES];
   size_t n_devices;
   const char* device_option; /* as given: "cpu", "all", ... */
   /* Filled by adc_probe_devices before the cases run, in the order of
@@ -81,7 +82,7 @@ const struct adc_side* adc_side_tested_by(const struct adc_session* session, con
 
 struct adc_case {
   const struct adc_rule* rule;
-  const struct adc_device* device;
+  const struct adc_device_target* device;
   const struct adc_fixture* fixture;
   char id[256]; /* "<device>/<rule id>/<fixture>" */
   /* The first entry of --expect whose glob matches the ID; NULL if none. */

@@ -515,13 +515,14 @@ static void kill_orphans_now(const struct run_state* state) {
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
                   struct adc_task_result* results, struct adc_error* error) {
-  struct run_state state = {.tasks = tasks,
-                            .n_tasks = n_tasks,
-                            .run = run,
-                            .results = results,
-                            .n_slots = (run->jobs > 0 ? run->jobs : 1) + (run->waiting_jobs > 0 ? run->waiting_jobs : 0),
-                            .n_waiting_slots = run->waiting_jobs > 0 ? run->waiting_jobs : 0,
-                            .harness = getpid()};
+  struct run_state state = {
+      .tasks = tasks,
+      .n_tasks = n_tasks,
+      .run = run,
+      .results = results,
+      .n_slots = (run->jobs > 0 ? run->jobs : 1) + (run->waiting_jobs > 0 ? run->waiting_jobs : 0),
+      .n_waiting_slots = run->waiting_jobs > 0 ? run->waiting_jobs : 0,
+      .harness = getpid()};
   state.next[0] = first_of_kind(&state, 0, false);
   state.next[1] = first_of_kind(&state, 0, true);
   last_interruption = 0;

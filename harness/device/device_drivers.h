@@ -1,0 +1,16 @@
+/* The device drivers the registry lists, one file per runtime. */
+#ifndef ADC_DEVICE_DRIVERS_H
+#define ADC_DEVICE_DRIVERS_H
+
+#include "device/device.h"
+
+extern const struct adc_device_driver adc_device_cpu;               /* device_cpu.c */
+extern const struct adc_device_driver adc_device_cpu_device_arrays; /* device_cpu.c */
+extern const struct adc_device_driver adc_device_cuda;              /* device_gpu_runtimes.c */
+extern const struct adc_device_driver adc_device_cuda_host;         /* device_gpu_runtimes.c */
+extern const struct adc_device_driver adc_device_cuda_managed;      /* device_gpu_runtimes.c */
+extern const struct adc_device_driver adc_device_rocm;              /* device_gpu_runtimes.c */
+extern const struct adc_device_driver adc_device_rocm_host;         /* device_gpu_runtimes.c */
+extern const struct adc_device_driver adc_device_simulated;         /* device_simulated.c */
+
+#endif /* ADC_DEVICE_DRIVERS_H */

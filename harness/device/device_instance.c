@@ -1,0 +1,87 @@
+/* Targets made at run time, live devices opened and closed in a case's
+ * child, and the operations reached through a live device's driver. */
+#include <string.h>
+
+#include "device/device.h"
+
+struct adc_device_target adc_device_target_of(const struct adc_device_driver* driver) {
+  return (struct adc_device_target){driver, driver->kind->has_device_ids ? 0 : -1};
+}
+
+int adc_device_open(const struct adc_device_target* target, struct adc_device* device,
+                    struct adc_error* error) {
+  *device = (struct adc_device){target->driver, target->device_id, NULL};
+  return target->driver->ops->open(device, error);
+}
+
+void adc_device_close(struct adc_device* device) {
+  if (device->driver != NULL && device->driver->ops->close != NULL) device->driver->ops->close(device);
+  device->state = NULL;
+}
+
+void adc_device_describe(const struct adc_device* device, struct adc_device_description* out) {
+  if (device->driver->ops->describe != NULL) device->driver->ops->describe(device, out);
+}
+
+int adc_device_wait_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
+  return device->driver->ops->wait_event(device, sync_event, error);
+}
+
+int adc_device_copy_to_host(const struct adc_device* device, void* host, const void* source, size_t size,
+                            struct adc_error* error) {
+  return device->driver->ops->copy_to_host(device, host, source, size, error);
+}
+
+int adc_device_copy_from_host(const struct adc_device* device, void* destination, const void* host,
+                              size_t size, struct adc_error* error) {
+  return device->driver->ops->copy_from_host(device, destination, host, size, error);
+}
+
+void* adc_device_allocate(const struct adc_device* device, size_t size, bool protectable,
+                          struct adc_error* error) {
+  return device->driver->ops->allocate(device, size, protectable, error);
+}
+
+void adc_device_free(const struct adc_device* device, void* memory, size_t size, bool protectable) {
+  device->driver->ops->free(device, memory, size, protectable);
+}
+
+int adc_device_protect_read_only(const struct adc_device* device, void* memory, size_t size,
+                                 struct adc_error* error) {
+  if (!adc_device_can_protect(device->driver)) {
+    return adc_fail(error, "device %s cannot make memory read-only", device->driver->name);
+  }
+  return device->driver->ops->protect_read_only(device, memory, size, error);
+}
+
+int adc_device_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error) {
+  if (!adc_device_can_check_events(device->driver)) {
+    return adc_fail(error, "device %s cannot check events", device->driver->name);
+  }
+  return device->driver->ops->check_event(device, sync_event, error);
+}
+
+bool adc_device_can_protect(const struct adc_device_driver* driver) {
+  return driver->ops->protect_read_only != NULL;
+}
+
+bool adc_device_reads_in_place(const struct adc_device_driver* driver) {
+  return driver->kind->host_readable && !driver->reads_through_copies;
+}
+
+bool adc_device_can_check_events(const struct adc_device_driver* driver) {
+  return driver->ops->check_event != NULL;
+}
+
+bool adc_device_has_queue(const struct adc_device_driver* driver) {
+  const struct adc_device_queue_ops* queue = driver->queue;
+  return queue != NULL && queue->create != NULL && queue->hold != NULL && queue->copy_from_host != NULL &&
+         queue->record_event != NULL && queue->finish != NULL && queue->free != NULL;
+}
+
+bool adc_device_has_operations(const struct adc_device_driver* driver) {
+  const struct adc_device_ops* ops = driver->ops;
+  return driver->kind != NULL && ops != NULL && ops->open != NULL && ops->wait_event != NULL &&
+         ops->copy_to_host != NULL && ops->copy_from_host != NULL && ops->allocate != NULL &&
+         ops->free != NULL;
+}
