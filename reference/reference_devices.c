@@ -56,6 +56,8 @@ const struct ref_device* ref_device_for(ArrowDeviceType type) {
     case ARROW_DEVICE_ROCM:
     case ARROW_DEVICE_ROCM_HOST:
       return from_module("libadc_reference_rocm.so", type);
+    case ARROW_DEVICE_OPENCL:
+      return from_module("libadc_reference_opencl.so", type);
     default:
       return NULL;
   }

@@ -4,6 +4,7 @@
  * comparison that read device memory directly would fault: what passes here
  * went through copy_to_host. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -190,8 +191,9 @@ START_TEST(every_device_has_its_operations) {
                   adc_device_kind_at(k)->name);
   }
   ck_assert_ptr_null(adc_device_find("abacus"));
-  ck_assert_str_eq(adc_device_names(),
-                   "cpu, cpu_device_arrays, simulated, cuda, cuda_host, cuda_managed, rocm, rocm_host");
+  ck_assert_str_eq(
+      adc_device_names(),
+      "cpu, cpu_device_arrays, simulated, cuda, cuda_host, cuda_managed, rocm, rocm_host, opencl");
 }
 END_TEST
 
@@ -454,6 +456,110 @@ START_TEST(feed_stream_writes_each_batch_behind_its_own_event) {
 }
 END_TEST
 
+/* ---- opencl: PoCL where it is installed, the runtime's reason elsewhere -- */
+
+/* The opencl device of this process, or NULL where it does not open: then
+ * the reason must name the runtime's call or the loader, never be empty. */
+static const struct adc_device* opencl_or_reason(void) {
+  const struct adc_device_driver* driver = adc_device_find("opencl");
+  ck_assert_ptr_nonnull(driver);
+  struct adc_error error;
+  if (device_opens(driver, &error) != 0) {
+    ck_assert_msg(strstr(error.message, "clGet") != NULL || strstr(error.message, "OpenCL") != NULL,
+                  "opencl unavailable for no named reason: %s", error.message);
+    return NULL;
+  }
+  return live_device("opencl");
+}
+
+/* Fine-grained SVM: what the harness allocates round-trips through its
+ * copies, and a queued copy behind a hold has not landed until the hold's
+ * time has passed (checked without sleeping: read at once), and has once
+ * the event behind it completed. */
+START_TEST(opencl_copies_and_queue_order) {
+  const struct adc_device* device = opencl_or_reason();
+  if (device == NULL) return;
+  struct adc_error error;
+  int32_t* memory = adc_device_allocate(device, sizeof(int32_t) * 4, false, &error);
+  ck_assert_msg(memory != NULL, "%s", error.message);
+  const int32_t values[4] = {1, 2, 3, 4};
+  int32_t back[4] = {0, 0, 0, 0};
+  ck_assert_int_eq(adc_device_copy_from_host(device, memory, values, sizeof(values), &error), 0);
+  ck_assert_int_eq(adc_device_copy_to_host(device, back, memory, sizeof(back), &error), 0);
+  ck_assert_int_eq(memcmp(back, values, sizeof(values)), 0);
+
+  struct adc_device_queue* queue = device->driver->queue->create(device, &error);
+  ck_assert_msg(queue != NULL, "%s", error.message);
+  const int32_t later[4] = {9, 9, 9, 9};
+  ck_assert_int_eq(device->driver->queue->hold(queue, 0.3, &error), 0);
+  ck_assert_int_eq(device->driver->queue->copy_from_host(queue, memory, later, sizeof(later), &error), 0);
+  void* event = device->driver->queue->record_event(queue, &error);
+  ck_assert_msg(event != NULL, "%s", error.message);
+  ck_assert_int_eq(adc_device_check_event(device, event, &error), 0);
+  ck_assert_int_eq(__atomic_load_n(&memory[0], __ATOMIC_SEQ_CST), 1); /* held */
+  ck_assert_int_eq(adc_device_wait_event(device, event, &error), 0);
+  ck_assert_int_eq(memory[3], 9);
+  device->driver->queue->free(queue);
+  adc_device_free(device, memory, sizeof(int32_t) * 4, false);
+}
+END_TEST
+
+/* A sync_event is a cl_event*: a NULL slot, an unreadable one, memory that
+ * is no runtime object, an event passed by value and a released event are
+ * refused with a reason, never handed to the runtime. */
+START_TEST(opencl_event_check_rejects_what_is_not_a_live_event) {
+  const struct adc_device* device = opencl_or_reason();
+  if (device == NULL) return;
+  struct adc_error error;
+  ck_assert_int_eq(adc_device_check_event(device, NULL, &error), -1);
+  void* unmapped = mmap(NULL, adc_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_int_eq(adc_device_check_event(device, unmapped, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "cannot be read"));
+  munmap(unmapped, adc_page_size());
+  static void* junk[4] = {junk, junk, junk, junk}; /* readable, and no ICD object */
+  ck_assert_int_eq(adc_device_check_event(device, junk, &error), -1);
+  ck_assert_ptr_nonnull(strstr(error.message, "not an object of the OpenCL runtime"));
+
+  struct adc_device_queue* queue = device->driver->queue->create(device, &error);
+  ck_assert_msg(queue != NULL, "%s", error.message);
+  void* event = device->driver->queue->record_event(queue, &error);
+  ck_assert_ptr_nonnull(event);
+  ck_assert_int_eq(adc_device_check_event(device, event, &error), 0);
+  void* by_value = *(void**)event; /* the cl_event itself, not a pointer to it */
+  ck_assert_int_eq(adc_device_check_event(device, by_value, &error), -1);
+  device->driver->queue->free(queue); /* releases the event */
+  ck_assert_int_eq(adc_device_check_event(device, event, &error), -1);
+}
+END_TEST
+
+/* Without an OpenCL platform (the ICD loader finds no vendor) every opencl
+ * case ends not_supported with the runtime's own code, at no cost of a
+ * process per case (the device is probed once). */
+START_TEST(opencl_without_a_platform_is_not_supported_with_the_reason) {
+  setenv("OCL_ICD_VENDORS", "/nonexistent", 1);
+  const char* args[] = {"--producer", "reference",  "--consumer",          "reference", "--device",
+                        "opencl",     "--fixtures", HAND_WRITTEN_FIXTURES, NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  int cases = 0;
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
+    const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
+    ck_assert_msg(strcmp(status, "not_supported") == 0, "%s", status);
+    /* CL_PLATFORM_NOT_FOUND_KHR, or dlopen's words where no loader is installed */
+    ck_assert_msg(strstr(message, "CL_PLATFORM_NOT_FOUND_KHR (-1001)") != NULL ||
+                      strstr(message, "OpenCL runtime not found") != NULL ||
+                      strstr(message, "built without OpenCL") != NULL,
+                  "%s", message);
+    cases++;
+  }
+  ck_assert_int_gt(cases, 0);
+  cJSON_Delete(report);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("device_layer");
   TCase* operations = tcase_create("operations");
@@ -472,6 +578,9 @@ int main(void) {
   tcase_add_test(comparisons, rules_needing_read_only_memory_need_a_device_that_has_it);
   tcase_add_test(operations, gpu_event_check_rejects_unreadable_slots_and_handles);
   tcase_add_test(comparisons, feed_stream_writes_each_batch_behind_its_own_event);
+  tcase_add_test(operations, opencl_copies_and_queue_order);
+  tcase_add_test(operations, opencl_event_check_rejects_what_is_not_a_live_event);
+  tcase_add_test(operations, opencl_without_a_platform_is_not_supported_with_the_reason);
   suite_add_tcase(suite, comparisons);
   return run_suite(suite);
 }

@@ -176,10 +176,13 @@ END_TEST
 /* The GPU device types of the reference modules this build has. */
 static const ArrowDeviceType gpu_types[] = {
 #ifdef ADC_HAVE_CUDA_MODULE
-    ARROW_DEVICE_CUDA, ARROW_DEVICE_CUDA_HOST, ARROW_DEVICE_CUDA_MANAGED,
+    ARROW_DEVICE_CUDA,   ARROW_DEVICE_CUDA_HOST, ARROW_DEVICE_CUDA_MANAGED,
 #endif
 #ifdef ADC_HAVE_ROCM_MODULE
-    ARROW_DEVICE_ROCM, ARROW_DEVICE_ROCM_HOST,
+    ARROW_DEVICE_ROCM,   ARROW_DEVICE_ROCM_HOST,
+#endif
+#ifdef ADC_HAVE_OPENCL_MODULE
+    ARROW_DEVICE_OPENCL,
 #endif
     ARROW_DEVICE_CPU, /* keeps the list non-empty; skipped below */
 };

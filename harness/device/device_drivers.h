@@ -11,6 +11,8 @@ extern const struct adc_device_driver adc_device_cuda_host;         /* device_gp
 extern const struct adc_device_driver adc_device_cuda_managed;      /* device_gpu_runtimes.c */
 extern const struct adc_device_driver adc_device_rocm;              /* device_gpu_runtimes.c */
 extern const struct adc_device_driver adc_device_rocm_host;         /* device_gpu_runtimes.c */
-extern const struct adc_device_driver adc_device_simulated;         /* device_simulated.c */
+/* device_opencl.c, or device_opencl_unbuilt.c without OpenCL's headers */
+extern const struct adc_device_driver adc_device_opencl;
+extern const struct adc_device_driver adc_device_simulated; /* device_simulated.c */
 
 #endif /* ADC_DEVICE_DRIVERS_H */

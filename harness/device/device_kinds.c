@@ -26,11 +26,14 @@ KIND(adc_device_kind_cuda_host, "cuda_host", ARROW_DEVICE_CUDA_HOST, true, "cuda
 KIND(adc_device_kind_cuda_managed, "cuda_managed", ARROW_DEVICE_CUDA_MANAGED, true, "cudaEvent_t", true)
 KIND(adc_device_kind_rocm, "rocm", ARROW_DEVICE_ROCM, true, "hipEvent_t", false)
 KIND(adc_device_kind_rocm_host, "rocm_host", ARROW_DEVICE_ROCM_HOST, true, "hipEvent_t", true)
+/* Buffers are fine-grained SVM, which the host reads once the event
+ * completed; the event is a cl_event* (CONFORMANCE.md, "OpenCL"). */
+KIND(adc_device_kind_opencl, "opencl", ARROW_DEVICE_OPENCL, true, "cl_event", true)
 
 static const struct adc_device_kind* const kinds[] = {
     &adc_device_kind_cpu,       &adc_device_kind_simulated,    &adc_device_kind_cuda,
     &adc_device_kind_cuda_host, &adc_device_kind_cuda_managed, &adc_device_kind_rocm,
-    &adc_device_kind_rocm_host};
+    &adc_device_kind_rocm_host, &adc_device_kind_opencl};
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 const struct adc_device_kind* adc_device_kind_of_type(ArrowDeviceType type) {

@@ -6,8 +6,9 @@
 #include "device/device_drivers.h"
 
 static const struct adc_device_driver* const devices[] = {
-    &adc_device_cpu,       &adc_device_cpu_device_arrays, &adc_device_simulated, &adc_device_cuda,
-    &adc_device_cuda_host, &adc_device_cuda_managed,      &adc_device_rocm,      &adc_device_rocm_host};
+    &adc_device_cpu,  &adc_device_cpu_device_arrays, &adc_device_simulated,
+    &adc_device_cuda, &adc_device_cuda_host,         &adc_device_cuda_managed,
+    &adc_device_rocm, &adc_device_rocm_host,         &adc_device_opencl};
 #define N_DEVICES (sizeof(devices) / sizeof(devices[0]))
 
 size_t adc_device_count(void) {

@@ -40,6 +40,7 @@ extern const struct adc_device_kind adc_device_kind_cuda_host;
 extern const struct adc_device_kind adc_device_kind_cuda_managed;
 extern const struct adc_device_kind adc_device_kind_rocm;
 extern const struct adc_device_kind adc_device_kind_rocm_host;
+extern const struct adc_device_kind adc_device_kind_opencl;
 
 /* The kind of `type`; NULL for a type no kind has. */
 const struct adc_device_kind* adc_device_kind_of_type(ArrowDeviceType type);
