@@ -452,6 +452,32 @@ static void assert_refused(const char* type, const char* children, const char* c
   ck_assert_msg(strstr(error, reason) != NULL, "expected \"%s\" in: %s", reason, error);
 }
 
+/* Arrow C++'s JSON writer (json_internal.cc) gives a null interval as {}
+ * and its reader reads no value of a null row; the reader refused such a
+ * file ("missing \"months\""). A valid row's members are still required. */
+START_TEST(reader_takes_empty_objects_for_null_intervals) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(read_one_column("{\"name\": \"interval\", \"unit\": \"MONTH_DAY_NANO\"}", "",
+                                "\"VALIDITY\": [1, 0], \"DATA\": [{\"months\": 1, \"days\": 2, "
+                                "\"nanoseconds\": 3}, {}]",
+                                2, &file, error, sizeof(error)) == 0,
+                "%s", error);
+  ck_assert_int_eq(value_at(&file, 0, 0, 16, 8), 3);
+  ck_assert_int_eq(value_at(&file, 0, 1, 16, 0), 0);
+  ck_assert_int_eq(value_at(&file, 0, 1, 16, 8), 0);
+  arrow_json_file_free(&file);
+  ck_assert_msg(read_one_column("{\"name\": \"interval\", \"unit\": \"DAY_TIME\"}", "",
+                                "\"VALIDITY\": [0, 1], \"DATA\": [{}, {\"days\": -1, \"milliseconds\": 5}]",
+                                2, &file, error, sizeof(error)) == 0,
+                "%s", error);
+  ck_assert_int_eq(value_at(&file, 0, 0, 8, 0), 0);
+  arrow_json_file_free(&file);
+  assert_refused("{\"name\": \"interval\", \"unit\": \"DAY_TIME\"}", "",
+                 "\"VALIDITY\": [1], \"DATA\": [{\"days\": 1}]", 1, "missing \"milliseconds\"");
+}
+END_TEST
+
 /* What a correct producer could not export is refused, with the place. */
 START_TEST(reader_refuses_inconsistent_layouts) {
   assert_refused("{\"name\": \"utf8view\"}", "",
@@ -495,6 +521,7 @@ int main(void) {
   tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
   tcase_add_test(tc, reader_refuses_negative_batch_counts);
   tcase_add_test(tc, reader_reads_long_integer_numbers_exactly);
+  tcase_add_test(tc, reader_takes_empty_objects_for_null_intervals);
   tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, feed_records_count_without_undefined_behaviour);
