@@ -369,6 +369,80 @@ START_TEST(reader_lays_values_out_as_exported) {
 }
 END_TEST
 
+/* The 64-bit value at row `row` of the fixed-width column `c` of batch 0,
+ * `at` bytes into its value of `width` bytes. */
+static int64_t value_at(const struct arrow_json_file* file, int c, int row, int width, int at) {
+  int64_t value;
+  memcpy(&value, file->batches[0].columns[c].buffers[1].bytes + row * width + at, sizeof(value));
+  return value;
+}
+
+/* Found with the files of Arrow's own generator (archery's datagen.py):
+ * it writes MONTH_DAY_NANO's nanoseconds as JSON numbers, which cJSON
+ * keeps as doubles only, so the reader took -8744964599312334926 for
+ * -8744964599312334848, and refused values near INT64_MAX.  Integers as
+ * numbers are now read exactly, whatever the column, and digits in strings
+ * (a key with an escaped quote before them) are no numbers. */
+START_TEST(reader_reads_long_integer_numbers_exactly) {
+  const char* text =
+      "{\"schema\": {\"metadata\": [{\"key\": \"k\\\"12345678901234567890\", \"value\": "
+      "\"-98765432109876543210\"}], \"fields\": ["
+      "{\"name\": \"i\", \"nullable\": true, \"type\": {\"name\": \"interval\", \"unit\": "
+      "\"MONTH_DAY_NANO\"}, \"children\": []}, "
+      "{\"name\": \"s\", \"nullable\": true, \"type\": {\"name\": \"int\", \"isSigned\": true, "
+      "\"bitWidth\": 64}, \"children\": []}, "
+      "{\"name\": \"u\", \"nullable\": true, \"type\": {\"name\": \"int\", \"isSigned\": false, "
+      "\"bitWidth\": 64}, \"children\": []}, "
+      "{\"name\": \"d\", \"nullable\": true, \"type\": {\"name\": \"decimal\", \"precision\": 38, "
+      "\"scale\": 0}, \"children\": []}]}, "
+      "\"batches\": [{\"count\": 3, \"columns\": ["
+      "{\"name\": \"i\", \"count\": 3, \"VALIDITY\": [1, 1, 1], \"DATA\": ["
+      "{\"months\": 1, \"days\": -2, \"nanoseconds\": -8744964599312334926}, "
+      "{\"months\": 0, \"days\": 0, \"nanoseconds\": 9223372036854775807}, "
+      "{\"months\": 0, \"days\": 0, \"nanoseconds\": -9223372036854775808}]}, "
+      "{\"name\": \"s\", \"count\": 3, \"VALIDITY\": [1, 1, 1], \"DATA\": [9007199254740993, "
+      "-9007199254740993, 1.5e3]}, "
+      "{\"name\": \"u\", \"count\": 3, \"VALIDITY\": [1, 1, 1], \"DATA\": [18446744073709551615, 0, "
+      "\"12345678901234567\"]}, "
+      "{\"name\": \"d\", \"count\": 3, \"VALIDITY\": [1, 1, 1], \"DATA\": [12345678901234567890123, 7, "
+      "\"-1\"]}]}]}";
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(arrow_json_read_text("t", text, strlen(text), &file, error, sizeof(error)) == 0, "%s", error);
+  ck_assert_int_eq(value_at(&file, 0, 0, 16, 8), INT64_C(-8744964599312334926));
+  ck_assert_int_eq(value_at(&file, 0, 1, 16, 8), INT64_MAX);
+  ck_assert_int_eq(value_at(&file, 0, 2, 16, 8), INT64_MIN);
+  ck_assert_int_eq(value_at(&file, 1, 0, 8, 0), INT64_C(9007199254740993));
+  ck_assert_int_eq(value_at(&file, 1, 1, 8, 0), INT64_C(-9007199254740993));
+  ck_assert_int_eq(value_at(&file, 1, 2, 8, 0), 1500);
+  ck_assert_uint_eq((uint64_t)value_at(&file, 2, 0, 8, 0), UINT64_MAX);
+  ck_assert_int_eq(value_at(&file, 2, 2, 8, 0), INT64_C(12345678901234567));
+  /* 12345678901234567890123 = 0x29D_42B64E76_714244CB */
+  ck_assert_int_eq(value_at(&file, 3, 0, 16, 0), INT64_C(0x42B64E76714244CB));
+  ck_assert_int_eq(value_at(&file, 3, 0, 16, 8), 0x29D);
+  arrow_json_file_free(&file);
+
+  /* Found by fuzz_fixture_reader: a long literal past the end of the
+   * document (where cJSON stops reading) left no table to sort. */
+  const char* past_the_end = "{\"schema\": {\"fields\": []}, \"batches\": []} 12345678901234567890";
+  ck_assert_msg(
+      arrow_json_read_text("t", past_the_end, strlen(past_the_end), &file, error, sizeof(error)) == 0, "%s",
+      error);
+  arrow_json_file_free(&file);
+
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": 99999999999999999999, "
+                 "\"columns\": []}]}",
+                 error, sizeof(error)),
+      "t: batch 0: 99999999999999999999 is outside the 64-bit integer range");
+  ck_assert_str_eq(
+      read_error("{\"schema\": {\"fields\": []}, \"batches\": [{\"count\": -9223372036854775809, "
+                 "\"columns\": []}]}",
+                 error, sizeof(error)),
+      "t: batch 0: -9223372036854775809 is outside the 64-bit integer range");
+}
+END_TEST
+
 /* The one-column file is refused, and the reason names `reason`. */
 static void assert_refused(const char* type, const char* children, const char* column, int count,
                            const char* reason) {
@@ -377,6 +451,32 @@ static void assert_refused(const char* type, const char* children, const char* c
   ck_assert_int_eq(read_one_column(type, children, column, count, &file, error, sizeof(error)), -1);
   ck_assert_msg(strstr(error, reason) != NULL, "expected \"%s\" in: %s", reason, error);
 }
+
+/* Arrow C++'s JSON writer (json_internal.cc) gives a null interval as {}
+ * and its reader reads no value of a null row; the reader refused such a
+ * file ("missing \"months\""). A valid row's members are still required. */
+START_TEST(reader_takes_empty_objects_for_null_intervals) {
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(read_one_column("{\"name\": \"interval\", \"unit\": \"MONTH_DAY_NANO\"}", "",
+                                "\"VALIDITY\": [1, 0], \"DATA\": [{\"months\": 1, \"days\": 2, "
+                                "\"nanoseconds\": 3}, {}]",
+                                2, &file, error, sizeof(error)) == 0,
+                "%s", error);
+  ck_assert_int_eq(value_at(&file, 0, 0, 16, 8), 3);
+  ck_assert_int_eq(value_at(&file, 0, 1, 16, 0), 0);
+  ck_assert_int_eq(value_at(&file, 0, 1, 16, 8), 0);
+  arrow_json_file_free(&file);
+  ck_assert_msg(read_one_column("{\"name\": \"interval\", \"unit\": \"DAY_TIME\"}", "",
+                                "\"VALIDITY\": [0, 1], \"DATA\": [{}, {\"days\": -1, \"milliseconds\": 5}]",
+                                2, &file, error, sizeof(error)) == 0,
+                "%s", error);
+  ck_assert_int_eq(value_at(&file, 0, 0, 8, 0), 0);
+  arrow_json_file_free(&file);
+  assert_refused("{\"name\": \"interval\", \"unit\": \"DAY_TIME\"}", "",
+                 "\"VALIDITY\": [1], \"DATA\": [{\"days\": 1}]", 1, "missing \"milliseconds\"");
+}
+END_TEST
 
 /* What a correct producer could not export is refused, with the place. */
 START_TEST(reader_refuses_inconsistent_layouts) {
@@ -420,6 +520,8 @@ int main(void) {
   tcase_add_test(tc, reader_errors_are_one_line_of_whole_characters);
   tcase_add_test(tc, reader_refuses_numbers_beyond_int64);
   tcase_add_test(tc, reader_refuses_negative_batch_counts);
+  tcase_add_test(tc, reader_reads_long_integer_numbers_exactly);
+  tcase_add_test(tc, reader_takes_empty_objects_for_null_intervals);
   tcase_add_test(tc, comparison_reads_layouts_and_sees_changes);
   tcase_add_test(tc, exports_give_back_every_byte);
   tcase_add_test(tc, feed_records_count_without_undefined_behaviour);
