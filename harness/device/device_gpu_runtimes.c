@@ -205,6 +205,9 @@ static int check_concurrent_managed_access(const struct adc_device* device, stru
                   runtime->concurrent_managed_access_name, device->driver->name);
 }
 
+static struct gpu_device_state* ready_transfers(const struct adc_device* device, struct adc_error* error);
+static void gpu_close(struct adc_device* device);
+
 static int gpu_open(struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   if (load(runtime, error) != 0) return -1;
@@ -218,6 +221,15 @@ static int gpu_open(struct adc_device* device, struct adc_error* error) {
   if (check_concurrent_managed_access(device, error) != 0) return -1;
   device->state = calloc(1, sizeof(struct gpu_device_state));
   if (device->state == NULL) return adc_fail(error, "out of memory for the device's state");
+  /* The transfer stream and the pinned bounce buffer are made now, before
+   * any producer has queued work: pinning memory (cudaHostAlloc) may
+   * synchronise the device, and made at the first read it would wait for
+   * a producer's late writes and hide them. */
+  if (ready_transfers(device, error) == NULL) {
+    gpu_close(device);
+    device->state = NULL;
+    return -1;
+  }
   return 0;
 }
 
@@ -317,7 +329,7 @@ static int gpu_wait_event(const struct adc_device* device, void* sync_event, str
   return check(runtime, runtime->api.event_synchronize(event), "waiting on sync_event", error);
 }
 
-/* The device's transfer stream and bounce buffer, made on first use. */
+/* The device's transfer stream and bounce buffer (made at open). */
 static struct gpu_device_state* ready_transfers(const struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   struct gpu_device_state* state = device->state;
@@ -421,6 +433,15 @@ static bool own(struct owned_blocks* list, void* block) {
   return true;
 }
 
+/* Work asked of the queue but not yet given to the stream: a pause of
+ * `seconds`, or a copy of `size` bytes from pinned `staging`. */
+struct pending_work {
+  double* seconds; /* a pause where not NULL */
+  void* destination;
+  void* staging;
+  size_t size;
+};
+
 struct adc_device_queue {
   struct gpu_runtime* runtime;
   gpu_stream stream; /* non-blocking: it neither waits for nor holds up the legacy default stream */
@@ -432,6 +453,16 @@ struct adc_device_queue {
   struct owned_blocks pinned;
   /* Each a gpu_event, created and recorded: handed out as sync_event. */
   struct owned_blocks events;
+  /* Pauses and copies kept back until the next event is recorded (or the
+   * queue finished): everything that allocates (the pinned staging here,
+   * the caller's cudaMalloc of the buffers) then happens before the pause
+   * is on the stream.  CUDA's "Implicit Synchronization": a page-locked
+   * host or a device memory allocation issued between two commands keeps
+   * them from running concurrently, so an allocation made after the pause
+   * was queued would wait for it, and the late bytes would land before the
+   * export returned. */
+  struct pending_work* pending;
+  size_t n_pending;
 };
 
 static struct adc_device_queue* gpu_queue_new(const struct adc_device* device, struct adc_error* error) {
@@ -466,6 +497,34 @@ static void pause_on_stream(void* seconds) {
   adc_sleep_seconds(*(const double*)seconds);
 }
 
+static int keep_pending(struct adc_device_queue* queue, struct pending_work work, struct adc_error* error) {
+  struct pending_work* grown = realloc(queue->pending, (queue->n_pending + 1) * sizeof(*grown));
+  if (grown == NULL) return adc_fail(error, "out of memory for queued work");
+  grown[queue->n_pending++] = work;
+  queue->pending = grown;
+  return 0;
+}
+
+/* Gives the stream, in order, what was kept back. */
+static int flush_pending(struct adc_device_queue* queue, struct adc_error* error) {
+  const struct gpu_api* api = &queue->runtime->api;
+  int status = 0;
+  for (size_t i = 0; i < queue->n_pending && status == 0; i++) {
+    const struct pending_work* work = &queue->pending[i];
+    if (work->seconds != NULL) {
+      status = check(queue->runtime, api->launch_host_function(queue->stream, pause_on_stream, work->seconds),
+                     "queueing a pause", error);
+    } else {
+      status = check(
+          queue->runtime,
+          api->memcpy_async(work->destination, work->staging, work->size, GPU_MEMCPY_DEFAULT, queue->stream),
+          "queueing a copy", error);
+    }
+  }
+  queue->n_pending = 0;
+  return status;
+}
+
 static int gpu_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
   if (queue->runtime->api.launch_host_function == NULL) {
     return adc_fail(error, "the %s runtime lacks %s, with which a stream is made to pause",
@@ -473,9 +532,7 @@ static int gpu_queue_hold(struct adc_device_queue* queue, double seconds, struct
   }
   double* pause = owned_copy(queue, &seconds, sizeof(seconds));
   if (pause == NULL) return adc_fail(error, "out of memory for a pause");
-  return check(queue->runtime,
-               queue->runtime->api.launch_host_function(queue->stream, pause_on_stream, pause),
-               "queueing a pause", error);
+  return keep_pending(queue, (struct pending_work){.seconds = pause}, error);
 }
 
 static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destination, const void* host,
@@ -491,9 +548,8 @@ static int gpu_queue_copy_from_host(struct adc_device_queue* queue, void* destin
     return adc_fail(error, "out of memory for a queued copy");
   }
   memcpy(staging, host, size);
-  return check(runtime,
-               runtime->api.memcpy_async(destination, staging, size, GPU_MEMCPY_DEFAULT, queue->stream),
-               "queueing a copy", error);
+  return keep_pending(
+      queue, (struct pending_work){.destination = destination, .staging = staging, .size = size}, error);
 }
 
 static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_error* error) {
@@ -512,6 +568,8 @@ static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_e
     adc_fail(error, "out of memory for an event");
     return NULL;
   }
+  /* Made before anything kept back reaches the stream: see `pending`. */
+  if (flush_pending(queue, error) != 0) return NULL;
   if (check(queue->runtime, queue->runtime->api.event_record(*slot, queue->stream), "recording an event",
             error) != 0) {
     return NULL;
@@ -520,6 +578,8 @@ static void* gpu_queue_record_event(struct adc_device_queue* queue, struct adc_e
 }
 
 static void gpu_queue_finish(struct adc_device_queue* queue) {
+  struct adc_error ignored; /* what cannot be queued cannot be waited for either */
+  flush_pending(queue, &ignored);
   queue->runtime->api.stream_synchronize(queue->stream);
 }
 
@@ -536,6 +596,7 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
   queue->runtime->api.stream_destroy(queue->stream);
   free(queue->events.items);
   free(queue->blocks.items);
+  free(queue->pending);
   free(queue);
 }
 
