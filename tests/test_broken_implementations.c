@@ -355,7 +355,7 @@ static void start_run(struct twin_run* run) {
   const struct adc_rule* rule = adc_rule_find(d->rule);
   snprintf(run->report, sizeof(run->report), "/tmp/adc_twin_%ld_%d_%s.json", (long)getpid(), run->defect,
            run->device->name);
-  char filters[MAX_SHOWN_BY][160];
+  char filters[MAX_SHOWN_BY][320]; /* device, rule ID and fixture name, each bounded */
   const char* args[10 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
                                              d->library,
                                              "--device",
