@@ -159,6 +159,9 @@ static int run_under_valgrind(char** argv, int* exit_status, struct adc_error* e
                                     "--leak-check=full",
                                     "--show-leak-kinds=definite",
                                     "--errors-for-leak-kinds=definite",
+                                    /* Deep enough to reach the runtime's own frames beneath the
+                                     * dynamic loader's (gpu-runtimes.supp, OpenCL). */
+                                    "--num-callers=40",
                                     "--child-silent-after-fork=no",
                                     "--error-exitcode=" MEMCHECK_ERROR_EXIT,
                                     suppressions,
