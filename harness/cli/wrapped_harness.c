@@ -153,20 +153,12 @@ static int run_under_valgrind(char** argv, int* exit_status, struct adc_error* e
   /* memcheck puts the pid where %p stands: the runner's name for the log. */
   snprintf(log_file, sizeof(log_file), "--log-file=%s/" ADC_PROCESS_LOG_PREFIX "%%p" ADC_PROCESS_LOG_SUFFIX,
            logs);
-  char* words[MAX_WRAPPER_WORDS] = {valgrind,
-                                    "--quiet",
-                                    "--tool=memcheck",
-                                    "--leak-check=full",
-                                    "--show-leak-kinds=definite",
-                                    "--errors-for-leak-kinds=definite",
+  char* words[MAX_WRAPPER_WORDS] = {valgrind, "--quiet", "--tool=memcheck", "--leak-check=full",
+                                    "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
                                     /* Deep enough to reach the runtime's own frames beneath the
                                      * dynamic loader's (gpu-runtimes.supp, OpenCL). */
-                                    "--num-callers=40",
-                                    "--child-silent-after-fork=no",
-                                    "--error-exitcode=" MEMCHECK_ERROR_EXIT,
-                                    suppressions,
-                                    log_file,
-                                    self};
+                                    "--num-callers=40", "--child-silent-after-fork=no",
+                                    "--error-exitcode=" MEMCHECK_ERROR_EXIT, suppressions, log_file, self};
   size_t n_words = 0, n_args = 0;
   while (n_words < MAX_WRAPPER_WORDS && words[n_words] != NULL) n_words++;
   while (argv[1 + n_args] != NULL) n_args++;
