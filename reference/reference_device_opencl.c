@@ -11,12 +11,14 @@
  * order.
  *
  * Producer (spec: "Memory management": only the buffers live on the
- * device): each buffer is an SVM allocation whose bytes are queued as a
- * non-blocking clEnqueueSVMMemcpy on the module's in-order queue; a marker
- * after the last one is exported as &event (spec: "the producer MUST ensure
- * that the exported data is available on the device before the event is
- * triggered").  Release finishes the queue, releases the event, frees the
- * memory.  No kernels: building one costs PoCL a second per process.
+ * device): each export has an in-order queue of its own; each buffer is
+ * an SVM allocation whose bytes are queued there as a non-blocking
+ * clEnqueueSVMMemcpy, and a marker after the last one is exported as
+ * &event (spec: "the producer MUST ensure that the exported data is
+ * available on the device before the event is triggered").  Release
+ * finishes the queue before it frees anything (a consumer may release
+ * without waiting), then releases the event and the queue.  No kernels:
+ * building one costs PoCL a second per process.
  *
  * Consumer: the event may belong to another context than ours, so the wait
  * is queued where the event lives: a queue in the event's context, a
@@ -42,7 +44,6 @@ static struct {
   int64_t device_id;
   cl_device_id device;
   cl_context context;
-  cl_command_queue queue;
   int opened;
 } ours;
 
@@ -66,6 +67,7 @@ static const char* find_device(int64_t device_id, cl_device_id* out) {
     cl_device_id devices[64];
     cl_uint n_devices = 0;
     if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices, &n_devices) != CL_SUCCESS) continue;
+    if (n_devices > 64) n_devices = 64; /* those it wrote */
     if (device_id < before + n_devices) {
       *out = devices[device_id - before];
       return NULL;
@@ -81,13 +83,15 @@ static const char* open_device(int64_t device_id) {
   const char* error = find_device(device_id, &ours.device);
   if (error != NULL) return error;
   cl_int code = CL_SUCCESS;
+  /* Buffers are fine-grained SVM, which the consumer reads in place once
+   * it waited (CONFORMANCE.md, "OpenCL"). */
+  cl_device_svm_capabilities svm = 0;
+  error = cl_failure(clGetDeviceInfo(ours.device, CL_DEVICE_SVM_CAPABILITIES, sizeof(svm), &svm, NULL),
+                     "clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES)");
+  if (error != NULL) return error;
+  if ((svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) == 0) return "the OpenCL device has no fine-grained buffer SVM";
   ours.context = clCreateContext(NULL, 1, &ours.device, NULL, NULL, &code);
   if ((error = cl_failure(code, "clCreateContext")) != NULL) return error;
-  ours.queue = clCreateCommandQueueWithProperties(ours.context, ours.device, NULL, &code);
-  if ((error = cl_failure(code, "clCreateCommandQueueWithProperties")) != NULL) {
-    clReleaseContext(ours.context);
-    return error;
-  }
   ours.device_id = device_id;
   ours.opened = 1;
   return NULL;
