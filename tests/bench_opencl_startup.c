@@ -4,7 +4,7 @@
  *
  * Each round forks a process that does what a case on `opencl` does with
  * the device: open it (ICD loader, platform, device, context, in-order
- * queue: device/opencl_context.h), allocate a fine-grained SVM buffer,
+ * device/opencl_context.h; a queue), allocate a fine-grained SVM buffer,
  * queue a copy into it and a marker after it, wait on the marker, check the
  * bytes, release everything, exit.  Three ways, medians of ROUNDS:
  *   bare      the fork alone (the floor);
@@ -43,17 +43,19 @@ static int one_case(void) {
     return 1;
   }
   const struct adc_opencl_api* api = opened.api;
+  cl_int code = CL_SUCCESS;
+  cl_command_queue queue = api->create_queue(opened.context, opened.device, NULL, &code);
   unsigned char host[BUFFER_BYTES];
   memset(host, 7, sizeof(host));
   unsigned char* buffer =
       api->svm_alloc(opened.context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, sizeof(host), 0);
   cl_event marker = NULL;
-  int status =
-      buffer == NULL ||
-      api->enqueue_svm_memcpy(opened.queue, CL_FALSE, buffer, host, sizeof(host), 0, NULL, NULL) != 0 ||
-      api->enqueue_marker(opened.queue, 0, NULL, &marker) != 0 || api->wait_for_events(1, &marker) != 0 ||
-      buffer[BUFFER_BYTES - 1] != 7;
+  int status = code != CL_SUCCESS || buffer == NULL ||
+               api->enqueue_svm_memcpy(queue, CL_FALSE, buffer, host, sizeof(host), 0, NULL, NULL) != 0 ||
+               api->enqueue_marker(queue, 0, NULL, &marker) != 0 || api->wait_for_events(1, &marker) != 0 ||
+               buffer[BUFFER_BYTES - 1] != 7;
   if (marker != NULL) api->release_event(marker);
+  if (queue != NULL) api->release_queue(queue);
   if (buffer != NULL) api->svm_free(opened.context, buffer);
   adc_opencl_close(&opened);
   return status;

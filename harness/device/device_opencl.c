@@ -1,7 +1,8 @@
 /* The OpenCL device (ARROW_DEVICE_OPENCL), on whatever OpenCL runtime the
- * ICD loader finds: in every CI run, PoCL on the CPU, whose commands run on
- * worker threads of its own, so the event rules meet a real asynchronous
- * runtime where there is no GPU (CONFORMANCE.md, "OpenCL").
+ * ICD loader finds: PoCL on the CPU, for one, whose commands run on worker
+ * threads of its own, so the event rules meet a real asynchronous runtime
+ * where there is no GPU (CONFORMANCE.md, "OpenCL": why the test command's
+ * machines do not have it yet).
  *
  * Buffers are fine-grained SVM allocations (opencl_context.h says why):
  * the host reads them in place once their event completed, so copies are
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "device/device_drivers.h"
+#include "device/host_memory.h"
 #include "device/opencl_context.h"
 #include "support/clock.h"
 
@@ -60,15 +62,6 @@ static int opencl_wait_event(const struct adc_device* device, void* sync_event, 
   cl_event event = *(cl_event*)sync_event;
   return adc_opencl_check(opened->api->wait_for_events(1, &event), "clWaitForEvents on the sync_event",
                           error);
-}
-
-/* Fine-grained SVM: the host reads and writes it in place. */
-static int opencl_copy(const struct adc_device* device, void* destination, const void* source, size_t size,
-                       struct adc_error* error) {
-  (void)device;
-  (void)error;
-  if (size > 0) memcpy(destination, source, size);
-  return 0;
 }
 
 static void* opencl_allocate(const struct adc_device* device, size_t size, bool protectable,
@@ -216,8 +209,9 @@ static const struct adc_device_ops opencl_ops = {
     .close = opencl_close,
     .describe = opencl_describe,
     .wait_event = opencl_wait_event,
-    .copy_to_host = opencl_copy,
-    .copy_from_host = opencl_copy,
+    /* Fine-grained SVM: the host reads and writes it in place. */
+    .copy_to_host = adc_host_copy,
+    .copy_from_host = adc_host_copy,
     .allocate = opencl_allocate,
     .free = opencl_free,
     .check_event = opencl_check_event,

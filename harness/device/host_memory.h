@@ -1,5 +1,6 @@
 /* Host memory operations shared by the devices whose buffers are host
- * memory (the CPU, the simulated device).  Memory that may be made
+ * memory (the CPU, the simulated device; opencl's copies, its fine-grained
+ * SVM being host-addressable).  Memory that may be made
  * read-only is mapped in whole pages of its own, so that a stray write
  * faults exactly there; the rest comes from malloc, which is cheaper. */
 #ifndef ADC_HOST_MEMORY_H

@@ -71,21 +71,10 @@ int adc_opencl_open(int64_t device_id, struct adc_opencl_context* opened, struct
   }
   cl_int code = CL_SUCCESS;
   opened->context = api->create_context(NULL, 1, &opened->device, NULL, NULL, &code);
-  if (adc_opencl_check(code, "clCreateContext", error) != 0) return -1;
-  opened->queue = api->create_queue(opened->context, opened->device, NULL, &code);
-  if (adc_opencl_check(code, "clCreateCommandQueueWithProperties", error) != 0) {
-    api->release_context(opened->context);
-    opened->context = NULL;
-    return -1;
-  }
-  return 0;
+  return adc_opencl_check(code, "clCreateContext", error);
 }
 
 void adc_opencl_close(struct adc_opencl_context* opened) {
-  if (opened->queue != NULL) {
-    opened->api->finish(opened->queue);
-    opened->api->release_queue(opened->queue);
-  }
   if (opened->context != NULL) opened->api->release_context(opened->context);
   memset(opened, 0, sizeof(*opened));
 }

@@ -1,6 +1,7 @@
 /* One OpenCL device, opened in a case's process (never the harness
- * parent: see opencl_runtime.h): its platform, a context and an in-order
- * queue, released by adc_opencl_close.
+ * parent: see opencl_runtime.h): its platform and a context, released by
+ * adc_opencl_close.  Queues are their users' own (the device's late-write
+ * queue makes one in the context).
  *
  * Which device: `device_id` counts every device of every platform, in the
  * ICD loader's order (CONFORMANCE.md, "OpenCL").  It must offer
@@ -20,7 +21,6 @@ struct adc_opencl_context {
   cl_platform_id platform;
   cl_device_id device;
   cl_context context;
-  cl_command_queue queue; /* in order */
 };
 
 /* Opens the device `device_id` into `out`: 0, or -1 with the reason (the
@@ -28,7 +28,7 @@ struct adc_opencl_context {
  * (-1001)", dlopen's words, or the missing SVM capability), with nothing
  * left to close. */
 int adc_opencl_open(int64_t device_id, struct adc_opencl_context* out, struct adc_error* error);
-/* Releases the queue and the context of an opened device. */
+/* Releases the context of an opened device. */
 void adc_opencl_close(struct adc_opencl_context* opened);
 
 /* "<device name>", "<driver version>", "<platform version>" of an open
