@@ -274,6 +274,7 @@ static const struct adc_rule rules[] = {
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportDeviceStreamAndCompareToJson),
         .devices = &adc_devices_for_late_writes,
+        .writes_late = true,
         .fixtures = &adc_fixtures_with_values,
         .run = waited_before_reading,
     },

@@ -97,14 +97,16 @@ static const struct adc_rule rules[] = {
         .id = "consumer.sync_event.waited_before_reading",
         .clause = "ArrowDeviceArray.sync_event",
         .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
-        .method = "Hands the consumer each batch with its values not yet written and a sync_event that "
-                  "completes once they are: on the simulated device they are written as the consumer begins "
-                  "to synchronise on the event (a wait or a query), exactly; on a GPU 0.3 s after the "
-                  "export. The consumer must find the batch equal to the fixture (MUST: erratum E6).",
+        .method =
+            "Hands the consumer each batch with its values not yet written and a sync_event that "
+            "completes once they are: on the simulated device they are written as the consumer begins "
+            "to synchronise on the event (a wait or a query), exactly; on a GPU or OpenCL 0.3 s after the "
+            "export. The consumer must find the batch equal to the fixture (MUST: erratum E6).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
         .devices = &adc_devices_for_late_writes,
+        .writes_late = true,
         .fixtures = &adc_fixtures_with_values,
         .run = consumer_waits,
     },

@@ -20,8 +20,6 @@
  * asked: it hangs in its first call (CONFORMANCE.md, "OpenCL").
  *
  * Usage: bench_opencl_startup [ROUNDS]   (default 50; set POCL_CACHE_DIR) */
-#include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +27,7 @@
 #include <unistd.h>
 
 #include "device/opencl_context.h"
+#include "device/opencl_runtime.h"
 #include "support/clock.h"
 
 #define MAX_ROUNDS 1000
@@ -59,27 +58,6 @@ static int one_case(void) {
   if (buffer != NULL) api->svm_free(opened.context, buffer);
   adc_opencl_close(&opened);
   return status;
-}
-
-/* Maps the ICD loader and each vendor library it would load, running
- * nothing but their loading; the count of libraries mapped. */
-static int preload_runtime(void) {
-  int mapped = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL) != NULL;
-  const char* vendors = getenv("OCL_ICD_VENDORS");
-  DIR* folder = opendir(vendors != NULL ? vendors : "/etc/OpenCL/vendors");
-  struct dirent* entry;
-  while (folder != NULL && (entry = readdir(folder)) != NULL) {
-    size_t length = strlen(entry->d_name);
-    if (length < 5 || strcmp(entry->d_name + length - 4, ".icd") != 0) continue;
-    char path[600], library[512] = "";
-    snprintf(path, sizeof(path), "%s/%s", vendors != NULL ? vendors : "/etc/OpenCL/vendors", entry->d_name);
-    FILE* icd = fopen(path, "r");
-    if (icd != NULL && fscanf(icd, "%511s", library) == 1)
-      mapped += dlopen(library, RTLD_NOW | RTLD_GLOBAL) != NULL;
-    if (icd != NULL) fclose(icd);
-  }
-  if (folder != NULL) closedir(folder);
-  return mapped;
 }
 
 static int by_value(const void* a, const void* b) {
@@ -118,7 +96,7 @@ int main(int argc, char** argv) {
   printf(
       "Set-up of an OpenCL case's process: fork, platform, context, queue, buffer, copy, event, release\n");
   if (time_rounds("bare", rounds, NULL) != 0 || time_rounds("cold", rounds, one_case) != 0) return 1;
-  int mapped = preload_runtime();
+  int mapped = adc_opencl_map_libraries();
   printf("(preloaded: %d libraries mapped, nothing of them called)\n", mapped);
   return time_rounds("preloaded", rounds, one_case) != 0 ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "adc/plugin_abi.h"
+#include "consumer_waiting.h"
 #include "rule_api/rule.h"
 #include "test_support.h"
 
@@ -98,6 +99,10 @@ START_TEST(rules_are_complete_and_unique) {
                   "rule %s has an incomplete device filter", rule->id);
     ck_assert_msg(rule->fixtures == NULL || (rule->fixtures->holds && rule->fixtures->description),
                   "rule %s has an incomplete fixture filter", rule->id);
+    /* Late writes run where the late-write filter lets them, and the runner
+     * reads writes_late to know that such a case may sleep through them. */
+    ck_assert_msg(rule->writes_late == (rule->devices == &adc_devices_for_late_writes),
+                  "rule %s: writes_late and the late-write device filter must go together", rule->id);
     ck_assert_ptr_eq(adc_rule_find(rule->id), rule); /* the first with its ID is itself: no duplicate */
   }
 }

@@ -4,11 +4,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "runner/orphans.h"
 #include "runner/task_runner.h"
 #include "runner/wire.h"
 #include "support/clock.h"
@@ -47,9 +49,9 @@ START_TEST(slots_freed_together_keep_no_stale_pipes) {
   for (int round = 0; round < 30; round++) {
     common_end = adc_now_seconds() + 0.05;
     struct adc_task tasks[] = {
-        {end_at_common_moment, NULL, 10.0, false},
-        {end_at_common_moment, NULL, 10.0, false},
-        {end_at_once, NULL, 10.0, false},
+        {end_at_common_moment, NULL, 10.0, false, false},
+        {end_at_common_moment, NULL, 10.0, false, false},
+        {end_at_once, NULL, 10.0, false, false},
     };
     struct adc_task_result results[3];
     memset(results, 0, sizeof(results));
@@ -89,9 +91,9 @@ START_TEST(task_process_holds_no_harness_descriptor) {
   int harness_file[2]; /* inheritable, as a report file opened without O_CLOEXEC would be */
   ck_assert_int_eq(pipe(harness_file), 0);
   struct adc_task tasks[] = {
-      {hold_only_own_descriptors, NULL, 10.0, false},
-      {hold_only_own_descriptors, NULL, 10.0, false},
-      {hold_only_own_descriptors, NULL, 10.0, false},
+      {hold_only_own_descriptors, NULL, 10.0, false, false},
+      {hold_only_own_descriptors, NULL, 10.0, false, false},
+      {hold_only_own_descriptors, NULL, 10.0, false, false},
   };
   struct adc_task_result results[3];
   memset(results, 0, sizeof(results));
@@ -183,10 +185,10 @@ static void run_four_expecting_passes(const struct adc_task tasks[4], int waitin
 START_TEST(waiting_tasks_run_beside_busy_ones) {
   make_marks_dir();
   struct adc_task tasks[] = {
-      {wait_for_three_marks, NULL, 10.0, false},
-      {leave_mark, "a", 10.0, true},
-      {leave_mark, "b", 10.0, true},
-      {leave_mark, "c", 10.0, true},
+      {wait_for_three_marks, NULL, 10.0, false, false},
+      {leave_mark, "a", 10.0, true, false},
+      {leave_mark, "b", 10.0, true, false},
+      {leave_mark, "c", 10.0, true, false},
   };
   run_four_expecting_passes(tasks, 1);
   remove_marks_dir((const char* const[]){"a", "b", "c"}, 3);
@@ -215,13 +217,123 @@ static void hold_the_busy_lock(const void* argument, int verdict_fd) {
 START_TEST(busy_tasks_never_take_waiting_slots) {
   make_marks_dir();
   struct adc_task tasks[] = {
-      {hold_the_busy_lock, NULL, 10.0, false},
-      {hold_the_busy_lock, NULL, 10.0, false},
-      {hold_the_busy_lock, NULL, 10.0, false},
-      {leave_mark, "a", 10.0, true},
+      {hold_the_busy_lock, NULL, 10.0, false, false},
+      {hold_the_busy_lock, NULL, 10.0, false, false},
+      {hold_the_busy_lock, NULL, 10.0, false, false},
+      {leave_mark, "a", 10.0, true, false},
   };
   run_four_expecting_passes(tasks, 2);
   remove_marks_dir((const char* const[]){"a", "busy"}, 2);
+}
+END_TEST
+
+/* ---- the preloading server (runner/preload_server.h) ---- */
+
+/* The process that runs the tasks: every task's parent. */
+static pid_t task_parent;
+/* Set by the preload, so true only in the server and what it forks. */
+static bool preload_ran;
+
+static void note_preload(void* context) {
+  (void)context;
+  preload_ran = true;
+}
+
+static void end_the_server(void* context) {
+  (void)context;
+  _exit(3);
+}
+
+/* Passes when the task's parent is the process that ran the tasks, and
+ * the task was forked by the server or not, as `argument` says. */
+static void check_origin(const void* argument, int verdict_fd) {
+  bool from_server = *(const bool*)argument;
+  if (getppid() != task_parent) {
+    adc_wire_send(verdict_fd, ADC_FAIL, "the task's parent is not the process that ran it");
+  } else if (preload_ran != from_server) {
+    adc_wire_send(verdict_fd, ADC_FAIL, from_server ? "not forked by the server" : "forked by the server");
+  } else {
+    adc_wire_send(verdict_fd, ADC_PASS, "");
+  }
+}
+
+static void hang(const void* argument, int verdict_fd) {
+  (void)argument;
+  (void)verdict_fd;
+  for (;;) pause();
+}
+
+static void crash(const void* argument, int verdict_fd) {
+  (void)argument;
+  (void)verdict_fd;
+  kill(getpid(), SIGSEGV);
+}
+
+static const bool from_server = true;
+static const bool from_harness = false;
+
+static void run_preloaded(const struct adc_task* tasks, size_t n, void (*preload)(void*),
+                          struct adc_task_result* results) {
+  task_parent = getpid();
+  memset(results, 0, n * sizeof(*results));
+  struct adc_task_run run = {.jobs = 2, .preload = preload};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, n, &run, results, &error), 0);
+  /* The server and its middle processes are gone with the run. */
+  pid_t left[4];
+  ck_assert_uint_eq(adc_list_children(left, 4), 0);
+}
+
+/* Tasks that ask for the server are forked by it, and the others by the
+ * harness; either way the harness is their parent, and nothing is left
+ * behind. */
+START_TEST(preloaded_tasks_have_the_harness_as_parent) {
+  struct adc_task tasks[] = {
+      {check_origin, &from_server, 10.0, false, true},
+      {check_origin, &from_harness, 10.0, false, false},
+      {check_origin, &from_server, 10.0, false, true},
+      {check_origin, &from_server, 10.0, false, true},
+  };
+  struct adc_task_result results[4];
+  run_preloaded(tasks, 4, note_preload, results);
+  for (int t = 0; t < 4; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
+                  adc_status_name(results[t].status), results[t].message);
+  }
+}
+END_TEST
+
+/* A task the server forked is timed and killed, and its death read, as
+ * any other; the server goes on serving after them. */
+START_TEST(preloaded_tasks_end_by_deadline_and_death) {
+  struct adc_task tasks[] = {
+      {hang, NULL, 0.3, false, true},
+      {crash, NULL, 10.0, false, true},
+      {check_origin, &from_server, 10.0, false, true},
+  };
+  struct adc_task_result results[3];
+  run_preloaded(tasks, 3, note_preload, results);
+  ck_assert_int_eq(results[0].status, ADC_TIMEOUT);
+  ck_assert_int_eq(results[1].status, ADC_CRASH);
+  ck_assert_msg(strstr(results[1].message, "SIGSEGV") != NULL, "%s", results[1].message);
+  ck_assert_msg(results[2].status == ADC_PASS, "%s", results[2].message);
+}
+END_TEST
+
+/* A server that dies leaves its tasks to the harness, which starts them
+ * itself: they run without the preload, and still pass. */
+START_TEST(tasks_start_from_the_harness_when_the_server_dies) {
+  struct adc_task tasks[] = {
+      {check_origin, &from_harness, 10.0, false, true},
+      {check_origin, &from_harness, 10.0, false, true},
+      {check_origin, &from_harness, 10.0, false, true},
+  };
+  struct adc_task_result results[3];
+  run_preloaded(tasks, 3, end_the_server, results);
+  for (int t = 0; t < 3; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
+                  adc_status_name(results[t].status), results[t].message);
+  }
 }
 END_TEST
 
@@ -233,6 +345,9 @@ int main(void) {
   tcase_add_test(runner, task_process_holds_no_harness_descriptor);
   tcase_add_test(runner, waiting_tasks_run_beside_busy_ones);
   tcase_add_test(runner, busy_tasks_never_take_waiting_slots);
+  tcase_add_test(runner, preloaded_tasks_have_the_harness_as_parent);
+  tcase_add_test(runner, preloaded_tasks_end_by_deadline_and_death);
+  tcase_add_test(runner, tasks_start_from_the_harness_when_the_server_dies);
   suite_add_tcase(suite, runner);
   return run_suite(suite);
 }

@@ -124,6 +124,12 @@ struct adc_device_driver {
   bool reads_through_copies;
   const struct adc_device_ops* ops;
   const struct adc_device_queue_ops* queue; /* NULL where the driver has no queue */
+  /* Optional: maps the runtime's libraries into the calling process and
+   * calls nothing in them (no runtime starts, no thread).  The run's
+   * preloading server does (runner/preload_server.h), so that each case's
+   * process finds them loaded; a runtime that is slow to load (PoCL brings
+   * LLVM) offers it.  Never called in the harness parent. */
+  void (*preload_runtime)(void);
   /* The driver's own description of what it serves (which runtime, which
    * kind of memory); NULL where it needs none. */
   const void* backend;

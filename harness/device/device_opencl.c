@@ -227,6 +227,12 @@ static const struct adc_device_queue_ops opencl_queue = {
     .free = opencl_queue_free,
 };
 
+/* PoCL brings LLVM: about 30 ms a process to load, which each case's
+ * process is spared by finding it mapped (runner/preload_server.h). */
+static void preload_opencl(void) {
+  adc_opencl_map_libraries();
+}
+
 /* The runtime behind the device, which a machine may lack. */
 static const struct {
   const char* runtime;
@@ -239,4 +245,5 @@ const struct adc_device_driver adc_device_opencl = {
     .backend = &opencl_backend,
     .ops = &opencl_ops,
     .queue = &opencl_queue,
+    .preload_runtime = preload_opencl,
 };

@@ -1,9 +1,11 @@
 #include "device/opencl_runtime.h"
 
 #include <CL/cl_ext.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The symbol of each member of struct adc_opencl_api, in member order. */
@@ -114,4 +116,35 @@ int adc_opencl_check(cl_int code, const char* what, struct adc_error* error) {
   if (code == CL_SUCCESS) return 0;
   char name[80];
   return adc_fail(error, "%s: %s", what, adc_opencl_error_name(code, name, sizeof(name)));
+}
+
+/* Where the ICD loader looks for its vendors' files: OCL_ICD_VENDORS
+ * where it names a folder (ocl-icd's reading), else the system's. */
+static const char* vendors_folder(void) {
+  const char* named = getenv("OCL_ICD_VENDORS");
+  return named != NULL && named[0] != '\0' ? named : "/etc/OpenCL/vendors";
+}
+
+int adc_opencl_map_libraries(void) {
+  /* RTLD_LOCAL, as adc_opencl_api and the ICD loader open them: mapping
+   * them early must not put their symbols before a tested library's. */
+  int mapped = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL) != NULL;
+  const char* folder_path = vendors_folder();
+  DIR* folder = opendir(folder_path);
+  if (folder == NULL) return mapped;
+  struct dirent* entry;
+  while ((entry = readdir(folder)) != NULL) {
+    size_t length = strlen(entry->d_name);
+    if (length < 5 || strcmp(entry->d_name + length - 4, ".icd") != 0) continue;
+    char path[4200];
+    char library[512] = "";
+    snprintf(path, sizeof(path), "%s/%s", folder_path, entry->d_name);
+    /* An .icd file holds one line: the vendor library's name or path. */
+    FILE* icd = fopen(path, "r");
+    if (icd == NULL) continue;
+    if (fscanf(icd, "%511s", library) == 1) mapped += dlopen(library, RTLD_NOW | RTLD_LOCAL) != NULL;
+    fclose(icd);
+  }
+  closedir(folder);
+  return mapped;
 }

@@ -46,6 +46,13 @@ struct adc_opencl_api {
  * calls give the same. */
 const struct adc_opencl_api* adc_opencl_api(struct adc_error* error);
 
+/* Maps the ICD loader and each vendor library its vendors' folder names
+ * (/etc/OpenCL/vendors, or OCL_ICD_VENDORS) and calls nothing in them:
+ * no platform is initialised, so a process forked after this may still use
+ * OpenCL.  The count of libraries mapped; what cannot be mapped is left to
+ * the ICD loader to report when a case's process asks for platforms. */
+int adc_opencl_map_libraries(void);
+
 /* "CL_PLATFORM_NOT_FOUND_KHR (-1001)" for a code the headers name, else
  * "OpenCL error -1234"; in `buffer`, which it returns. */
 const char* adc_opencl_error_name(cl_int code, char* buffer, size_t size);

@@ -72,6 +72,13 @@ struct adc_rule {
    * that use the CPU (task_runner.h, waiting slots).  Not for a watch that
    * a misbehaving library must still run to be caught in. */
   bool waits_by_design;
+  /* The case hands a consumer batches that the device's queue writes late
+   * (spec-tests/consumer_waiting.h).  Where the queue's holds last a set
+   * time rather than open as the consumer synchronises (a GPU's stream,
+   * OpenCL), a conforming consumer's case sleeps through them, and the
+   * runner treats it as waiting by design: a consumer that does not wait
+   * reads at once, far within a hold. */
+  bool writes_late;
   void (*run)(struct adc_case_context* ctx);
 };
 

@@ -56,6 +56,24 @@ static bool settled_before_running(const struct adc_session* session, const stru
   return true;
 }
 
+/* In the preloading server: maps the runtime of each device of the run
+ * whose driver offers it. */
+static void preload_device_runtimes(void* context) {
+  const struct adc_session* session = context;
+  for (size_t d = 0; d < session->n_devices; d++) {
+    const struct adc_device_driver* driver = session->devices[d].driver;
+    if (driver->preload_runtime != NULL) driver->preload_runtime();
+  }
+}
+
+/* Whether the case's process sleeps most of its time by design: its rule
+ * says so, or it writes late through a queue whose holds last a set time. */
+static bool case_mostly_waits(const struct adc_case* c) {
+  const struct adc_device_queue_ops* queue = c->device->driver->queue;
+  return c->rule->waits_by_design ||
+         (c->rule->writes_late && queue != NULL && !queue->hold_follows_synchronisation);
+}
+
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
                   struct adc_task_result* results, adc_case_observer observer, void* context,
                   struct adc_error* error) {
@@ -76,8 +94,9 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
       continue;
     }
     case_tasks[n_tasks] = (struct case_task){session, &cases[i], i};
-    tasks[n_tasks] = (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i]),
-                                       cases[i].rule->waits_by_design};
+    tasks[n_tasks] =
+        (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i]),
+                          case_mostly_waits(&cases[i]), cases[i].device->driver->preload_runtime != NULL};
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};
@@ -88,6 +107,8 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .waiting_jobs = session->process_log_dir == NULL ? session->jobs : 0,
                              .memory_limit_bytes = session->memory_limit_mib * 1024 * 1024,
                              .process_log_dir = session->process_log_dir,
+                             .preload = preload_device_runtimes,
+                             .preload_context = (void*)session,
                              .on_result = on_task_result,
                              .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);

@@ -16,6 +16,7 @@
 
 #include "runner/orphans.h"
 #include "runner/output_capture.h"
+#include "runner/preload_server.h"
 #include "runner/wire.h"
 #include "support/clock.h"
 #include "support/parent_only_memory.h"
@@ -162,10 +163,15 @@ static void close_from(int first) {
 /* In the child: a process group of its own, no blocked signal, standard
  * input from /dev/null, standard output and error into the output pipe,
  * the verdict pipe as TASK_VERDICT_FD and no other descriptor, and death
- * with the harness. */
-static void become_task_process(pid_t harness, const struct adc_task_run* run, int verdict_fd,
-                                int output_fd) {
+ * with the harness.  `forked_by` is the process that forked it: the
+ * harness, or the preloading server's middle process, in which case the
+ * harness becomes its parent once that has exited. */
+static void become_task_process(pid_t harness, pid_t forked_by, const struct adc_task_run* run,
+                                int verdict_fd, int output_fd) {
   setpgid(0, 0);
+  /* The death signal is sent when the parent exits: it is asked for once
+   * the harness is the parent, not while the middle process still is. */
+  if (forked_by != harness) adc_preload_server_await_handover(forked_by);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != harness) _exit(1); /* the harness died before the line above */
   sigset_t none;
@@ -190,8 +196,25 @@ static void close_pair(int pipe_ends[2]) {
   close(pipe_ends[1]);
 }
 
+/* Forks the task's process from the harness; its pid, or -1 with errno. */
+static pid_t fork_task(const struct adc_task* task, const struct adc_task_run* run, pid_t harness,
+                       int verdict_fd, int output_fd) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    become_task_process(harness, harness, run, verdict_fd, output_fd);
+    task->run(task->argument, TASK_VERDICT_FD);
+    /* exit(), not _exit(): library destructors run, and so do leak
+     * checkers, whose reports then become this case's verdict. */
+    exit(0);
+  }
+  /* Also from this side, so that the group exists before either goes on. */
+  if (pid > 0) setpgid(pid, pid);
+  return pid;
+}
+
 static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
-                 pid_t harness, struct adc_error* error) {
+                 pid_t harness, struct adc_preload_server* server, struct adc_error* error) {
   /* Both ends of the verdict pipe may be non-blocking: a record is far
    * smaller than a pipe holds.  The output pipe's write end blocks, as a
    * library that prints expects. */
@@ -205,23 +228,20 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
     return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
   }
   fcntl(output_pipe[0], F_SETFL, O_NONBLOCK);
-  fflush(NULL);
-  pid_t pid = fork();
+  pid_t pid = -1;
+  /* A server that fails is stopped; the task, and those after it, then
+   * start from the harness, loading their runtime themselves. */
+  struct adc_error server_error;
+  if (!task->preloaded || server->pid == 0 ||
+      adc_preload_server_spawn(server, index, verdict_pipe[1], output_pipe[1], &pid, &server_error) != 0) {
+    pid = fork_task(task, run, harness, verdict_pipe[1], output_pipe[1]);
+  }
   if (pid < 0) {
     int fork_errno = errno;
     close_pair(verdict_pipe);
     close_pair(output_pipe);
     return adc_fail(error, "cannot start a case process: %s", strerror(fork_errno));
   }
-  if (pid == 0) {
-    become_task_process(harness, run, verdict_pipe[1], output_pipe[1]);
-    task->run(task->argument, TASK_VERDICT_FD);
-    /* exit(), not _exit(): library destructors run, and so do leak
-     * checkers, whose reports then become this case's verdict. */
-    exit(0);
-  }
-  /* Also from this side, so that the group exists before either goes on. */
-  setpgid(pid, pid);
   close(verdict_pipe[1]);
   memset(slot, 0, sizeof(*slot));
   slot->index = index;
@@ -351,6 +371,8 @@ struct run_state {
   size_t next[2];
   pid_t* running; /* scratch: the pids of the running tasks */
   pid_t harness;  /* this process, which a task's process checks is its parent */
+  /* Forks the tasks marked `preloaded`; pid 0 when there is none. */
+  struct adc_preload_server server;
   size_t started;
   size_t finished;
   bool interrupted;
@@ -397,6 +419,11 @@ static void reap(struct run_state* state) {
     pid_t pid = info.si_pid;
     struct slot* slot = slot_of(state, pid);
     int wait_status = 0;
+    if (pid == state->server.pid) {
+      /* The preloading server ended before the run did: the tasks left
+       * start from the harness. */
+      adc_preload_server_stop(&state->server);
+    }
     if (slot == NULL) {
       /* A process left behind by a task, handed over to the harness. */
       kill(pid, SIGKILL);
@@ -438,7 +465,8 @@ static void start_free_slots(struct run_state* state, int* status, struct adc_er
     if (state->slots[s].pid != 0) continue;
     size_t index = next_for_slot(state, s);
     if (index >= state->n_tasks) continue;
-    *status = start(&state->tasks[index], state->run, index, &state->slots[s], state->harness, error);
+    *status = start(&state->tasks[index], state->run, index, &state->slots[s], state->harness, &state->server,
+                    error);
     if (*status != 0) break;
     state->started++;
     bool waits = state->tasks[index].mostly_waits;
@@ -507,10 +535,39 @@ static void interrupt(struct run_state* state) {
 
 static void kill_orphans_now(const struct run_state* state) {
   size_t n = 0;
+  if (state->server.pid != 0) state->running[n++] = state->server.pid;
   for (int s = 0; s < state->n_slots; s++) {
     if (state->slots[s].pid != 0) state->running[n++] = state->slots[s].pid;
   }
   adc_kill_orphans(state->running, n);
+}
+
+/* In a process forked by the preloading server (preload_server.h). */
+static void run_served_task(void* context, size_t index, int verdict_fd, int output_fd, pid_t forked_by) {
+  const struct run_state* state = context;
+  const struct adc_task* task = &state->tasks[index];
+  become_task_process(state->harness, forked_by, state->run, verdict_fd, output_fd);
+  task->run(task->argument, TASK_VERDICT_FD);
+  exit(0);
+}
+
+/* In the preloading server, before it serves. */
+static void preload_for_run(void* context) {
+  const struct run_state* state = context;
+  state->run->preload(state->run->preload_context);
+}
+
+/* Starts the preloading server where the run has one and a task that asks
+ * for it.  Where it cannot start, those tasks start from the harness. */
+static void start_preload_server(struct run_state* state) {
+  state->server.pid = 0;
+  state->server.socket_fd = -1;
+  bool wanted = false;
+  for (size_t i = 0; i < state->n_tasks && !wanted; i++) wanted = state->tasks[i].preloaded;
+  if (!wanted || state->run->preload == NULL) return;
+  int keep[] = {null_input};
+  struct adc_error ignored;
+  adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1, &ignored);
 }
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
@@ -522,7 +579,8 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
       .results = results,
       .n_slots = (run->jobs > 0 ? run->jobs : 1) + (run->waiting_jobs > 0 ? run->waiting_jobs : 0),
       .n_waiting_slots = run->waiting_jobs > 0 ? run->waiting_jobs : 0,
-      .harness = getpid()};
+      .harness = getpid(),
+      .server = {.pid = 0, .socket_fd = -1}};
   state.next[0] = first_of_kind(&state, 0, false);
   state.next[1] = first_of_kind(&state, 0, true);
   last_interruption = 0;
@@ -530,7 +588,8 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   /* What only this process reads and writes after each fork is kept out
    * of the tasks' processes: forks then neither copy nor write-protect it. */
   state.slots = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.slots));
-  state.running = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.running));
+  /* The running tasks and the preloading server. */
+  state.running = adc_parent_only_calloc((size_t)state.n_slots + 1, sizeof(*state.running));
   /* The signal descriptor, then the output pipe of each running task. */
   struct pollfd* fds = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*fds));
   struct slot** owners = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*owners));
@@ -538,6 +597,7 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   struct saved_signals saved;
   int status = allocated ? install_signals(&saved, error) : adc_fail(error, "out of memory");
   bool signals_taken = status == 0;
+  if (signals_taken) start_preload_server(&state);
   double last_sweep = adc_now_seconds();
   while (status == 0 && state.finished < n_tasks) {
     if (!state.interrupted) start_free_slots(&state, &status, error);
@@ -556,6 +616,7 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
     reap(&state);
     enforce_deadlines(&state);
   }
+  adc_preload_server_stop(&state.server);
   if (allocated) restore_signals(&saved);
   adc_kill_all_orphans(2.0);
   adc_parent_only_free(owners);

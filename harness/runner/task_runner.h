@@ -33,6 +33,10 @@ struct adc_task {
    * something a conforming library never does: it may run in one of the
    * run's waiting slots, beside the tasks that use the CPU. */
   bool mostly_waits;
+  /* The task's process is forked by the run's preloading server, which
+   * has mapped what `adc_task_run.preload` maps (runner/preload_server.h),
+   * rather than by the harness; the harness is its parent either way. */
+  bool preloaded;
 };
 
 struct adc_task_result {
@@ -53,6 +57,12 @@ struct adc_task_run {
    * apart, as adc_process_log_path names it (--valgrind): a task's log is added to
    * its output when it ends, then removed.  NULL: none. */
   const char* process_log_dir;
+  /* Where not NULL, and some task is `preloaded`: called once, in a
+   * process of the run's own that forks those tasks, to map the
+   * libraries they would otherwise each load.  It must start nothing
+   * (no thread, no runtime): the tasks are forked after it. */
+  void (*preload)(void* context);
+  void* preload_context;
   /* Called in the parent as each task ends, in the order they end. */
   void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
   void* context;
