@@ -68,7 +68,7 @@ cmake --build --preset fuzz -j"$jobs"
 ctest --preset fuzz
 
 section "Benchmark"
-# Medians over 5 rounds (15 by default): every round runs the main job on the
+# Medians over 3 rounds (15 by default): every round runs the main job on the
 # whole fixture set twice, and the test command must stay within its budget.
-BENCH_ROUNDS=5 ci/bench-cpu-run.sh build/default
+BENCH_ROUNDS=3 ci/bench-cpu-run.sh build/default
 echo "== All tests passed in $((SECONDS - started)) s =="

@@ -18,7 +18,10 @@ build_dir="${1:-build/valgrind}"
 cmake --preset valgrind >/dev/null
 # The opencl reference module where the build has the OpenCL headers.
 targets=(adc-conform adc_reference)
-if cmake --build --preset valgrind --target help | grep -q adc_reference_opencl; then
+# (Read whole first: grep -q would close the pipe early, and pipefail
+# would count make's broken pipe as no.)
+build_targets="$(cmake --build --preset valgrind --target help)"
+if grep -q adc_reference_opencl <<<"$build_targets"; then
   targets+=(adc_reference_opencl)
 fi
 cmake --build --preset valgrind -j"$(nproc)" --target "${targets[@]}" >/dev/null

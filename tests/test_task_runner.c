@@ -165,6 +165,13 @@ static void remove_marks_dir(const char* const* names, size_t n) {
   rmdir(marks_dir);
 }
 
+static void expect_passes(const struct adc_task_result* results, size_t n) {
+  for (size_t t = 0; t < n; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %zu ended %s: %s", t,
+                  adc_status_name(results[t].status), results[t].message);
+  }
+}
+
 /* Runs the four `tasks` with --jobs 1 and `waiting_jobs` waiting slots;
  * each must pass. */
 static void run_four_expecting_passes(const struct adc_task tasks[4], int waiting_jobs) {
@@ -173,10 +180,7 @@ static void run_four_expecting_passes(const struct adc_task tasks[4], int waitin
   struct adc_task_run run = {.jobs = 1, .waiting_jobs = waiting_jobs};
   struct adc_error error;
   ck_assert_int_eq(adc_run_tasks(tasks, 4, &run, results, &error), 0);
-  for (int t = 0; t < 4; t++) {
-    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
-                  adc_status_name(results[t].status), results[t].message);
-  }
+  expect_passes(results, 4);
 }
 
 /* Tasks that mostly wait run in the waiting slots while the one slot of
@@ -297,10 +301,7 @@ START_TEST(preloaded_tasks_have_the_harness_as_parent) {
   };
   struct adc_task_result results[4];
   run_preloaded(tasks, 4, note_preload, results);
-  for (int t = 0; t < 4; t++) {
-    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
-                  adc_status_name(results[t].status), results[t].message);
-  }
+  expect_passes(results, 4);
 }
 END_TEST
 
@@ -331,10 +332,7 @@ START_TEST(tasks_start_from_the_harness_when_the_server_dies) {
   };
   struct adc_task_result results[3];
   run_preloaded(tasks, 3, end_the_server, results);
-  for (int t = 0; t < 3; t++) {
-    ck_assert_msg(results[t].status == ADC_PASS, "task %d ended %s: %s", t,
-                  adc_status_name(results[t].status), results[t].message);
-  }
+  expect_passes(results, 3);
 }
 END_TEST
 

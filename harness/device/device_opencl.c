@@ -1,8 +1,9 @@
 /* The OpenCL device (ARROW_DEVICE_OPENCL), on whatever OpenCL runtime the
  * ICD loader finds: PoCL on the CPU, for one, whose commands run on worker
  * threads of its own, so the event rules meet a real asynchronous runtime
- * where there is no GPU (CONFORMANCE.md, "OpenCL": why the test command's
- * machines do not have it yet).
+ * where there is no GPU (CONFORMANCE.md, "OpenCL"; the test command
+ * installs PoCL).  Its cases are forked by the run's preloading server,
+ * which has mapped the runtime's libraries (preload_opencl, below).
  *
  * Buffers are fine-grained SVM allocations (opencl_context.h says why):
  * the host reads them in place once their event completed, so copies are

@@ -1,8 +1,10 @@
 /* The OpenCL runtime, reached through the ICD loader (libOpenCL.so.1)
  * opened with dlopen on first use, in a case's process only: a process
  * whose parent initialised PoCL (called clGetPlatformIDs) hangs in its
- * first OpenCL call, so the harness parent never loads it, and the harness
- * builds and runs where no OpenCL is installed, reporting dlopen's words.
+ * first OpenCL call, so the harness parent never loads it (the run's
+ * preloading server maps it, calling nothing: adc_opencl_map_libraries),
+ * and the harness builds and runs where no OpenCL is installed, reporting
+ * dlopen's words.
  *
  * Only what the opencl device needs is resolved: platforms and devices,
  * one context and in-order queue, fine-grained SVM buffers, and events
