@@ -248,6 +248,11 @@ static void end_the_server(void* context) {
   _exit(3);
 }
 
+static void hang_in_the_preload(void* context) {
+  (void)context;
+  for (;;) pause();
+}
+
 /* Passes when the task's parent is the process that ran the tasks, and
  * the task was forked by the server or not, as `argument` says. */
 static void check_origin(const void* argument, int verdict_fd) {
@@ -281,7 +286,7 @@ static void run_preloaded(const struct adc_task* tasks, size_t n, void (*preload
                           struct adc_task_result* results) {
   task_parent = getpid();
   memset(results, 0, n * sizeof(*results));
-  struct adc_task_run run = {.jobs = 2, .preload = preload};
+  struct adc_task_run run = {.jobs = 2, .preload = preload, .preload_answer_seconds = 0.5};
   struct adc_error error;
   ck_assert_int_eq(adc_run_tasks(tasks, n, &run, results, &error), 0);
   /* The server and its middle processes are gone with the run. */
@@ -336,6 +341,19 @@ START_TEST(tasks_start_from_the_harness_when_the_server_dies) {
 }
 END_TEST
 
+/* A server whose preload hangs answers nothing: past its limit it is
+ * stopped, its tasks start from the harness, and the run ends. */
+START_TEST(tasks_start_from_the_harness_when_the_preload_hangs) {
+  struct adc_task tasks[] = {
+      {check_origin, &from_harness, 10.0, false, true},
+      {check_origin, &from_harness, 10.0, false, true},
+  };
+  struct adc_task_result results[2];
+  run_preloaded(tasks, 2, hang_in_the_preload, results);
+  expect_passes(results, 2);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("task_runner");
   TCase* runner = tcase_create("runner");
@@ -347,6 +365,7 @@ int main(void) {
   tcase_add_test(runner, preloaded_tasks_have_the_harness_as_parent);
   tcase_add_test(runner, preloaded_tasks_end_by_deadline_and_death);
   tcase_add_test(runner, tasks_start_from_the_harness_when_the_server_dies);
+  tcase_add_test(runner, tasks_start_from_the_harness_when_the_preload_hangs);
   suite_add_tcase(suite, runner);
   return run_suite(suite);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,7 +115,7 @@ static void serve(pid_t harness, int socket_fd, void (*preload)(void* context), 
 
 int adc_preload_server_start(struct adc_preload_server* server, void (*preload)(void* context),
                              adc_preload_server_task task, void* context, const int* keep, size_t n_keep,
-                             struct adc_error* error) {
+                             double answer_seconds, struct adc_error* error) {
   server->pid = 0;
   server->socket_fd = -1;
   int ends[2];
@@ -138,6 +139,11 @@ int adc_preload_server_start(struct adc_preload_server* server, void (*preload)(
   close(ends[1]);
   server->pid = pid;
   server->socket_fd = ends[0];
+  server->answer_seconds = answer_seconds;
+  /* A bound on every answer, so that a hung server stops only itself. */
+  struct timeval limit = {(time_t)answer_seconds,
+                          (suseconds_t)((answer_seconds - (double)(time_t)answer_seconds) * 1e6)};
+  setsockopt(ends[0], SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
   return 0;
 }
 
@@ -173,14 +179,20 @@ int adc_preload_server_spawn(struct adc_preload_server* server, size_t index, in
     return 0;
   }
   int cause = n < 0 ? errno : 0;
+  double answer_seconds = server->answer_seconds;
   adc_preload_server_stop(server);
   if (answer < 0) return adc_fail(error, "the preloading server could not fork: %s", strerror((int)-answer));
+  if (cause == EAGAIN || cause == EWOULDBLOCK) {
+    return adc_fail(error, "the preloading server did not answer within %.0f s", answer_seconds);
+  }
   if (cause != 0) return adc_fail(error, "the preloading server is unreachable: %s", strerror(cause));
   return adc_fail(error, "the preloading server ended");
 }
 
 void adc_preload_server_stop(struct adc_preload_server* server) {
   if (server->socket_fd >= 0) close(server->socket_fd);
+  /* Still the harness's child until reaped: the pid cannot be another's. */
+  if (server->pid > 0) kill(server->pid, SIGKILL);
   server->socket_fd = -1;
   server->pid = 0;
 }

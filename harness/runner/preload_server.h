@@ -32,6 +32,7 @@
 struct adc_preload_server {
   pid_t pid;     /* 0: none running */
   int socket_fd; /* the harness's end */
+  double answer_seconds;
 };
 
 /* What the server does in a case's process, given the task's index, its
@@ -43,11 +44,13 @@ typedef void (*adc_preload_server_task)(void* context, size_t index, int verdict
 /* Forks the server, which calls `preload(context)` once, then serves each
  * request by forking `task`.  The server keeps descriptors 0 to 2 and
  * those in `keep` (n_keep of them; a case's process needs them before it
- * settles its own), and closes every other it inherited.  0, or -1 with
- * the reason. */
+ * settles its own), and closes every other it inherited.  Each answer,
+ * the first one's preload included, must come within `answer_seconds`: a
+ * runtime whose loading hangs costs that once (the server is then
+ * stopped), never the run.  0, or -1 with the reason. */
 int adc_preload_server_start(struct adc_preload_server* server, void (*preload)(void* context),
                              adc_preload_server_task task, void* context, const int* keep, size_t n_keep,
-                             struct adc_error* error);
+                             double answer_seconds, struct adc_error* error);
 
 /* Asks the server to start task `index` with these descriptors (which the
  * caller keeps and closes as usual); its pid in `*pid`.  0, or -1 with the
@@ -56,7 +59,7 @@ int adc_preload_server_start(struct adc_preload_server* server, void (*preload)(
 int adc_preload_server_spawn(struct adc_preload_server* server, size_t index, int verdict_fd, int output_fd,
                              pid_t* pid, struct adc_error* error);
 
-/* Closes the harness's end; the server then exits.  The caller reaps it
+/* Closes the harness's end and kills the server.  The caller reaps it
  * (with its other children). */
 void adc_preload_server_stop(struct adc_preload_server* server);
 

@@ -567,7 +567,10 @@ static void start_preload_server(struct run_state* state) {
   if (!wanted || state->run->preload == NULL) return;
   int keep[] = {null_input};
   struct adc_error ignored;
-  adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1, &ignored);
+  double answer_seconds = state->run->preload_answer_seconds > 0 ? state->run->preload_answer_seconds
+                                                                 : ADC_PRELOAD_ANSWER_SECONDS;
+  adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1, answer_seconds,
+                           &ignored);
 }
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
