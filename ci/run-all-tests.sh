@@ -6,14 +6,18 @@
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
 # reports, the libFuzzer targets (60 s each), and the CPU-run benchmark.
+# OpenCL runs on PoCL, which ci/install-deps.sh installs (CONFORMANCE.md,
+# "OpenCL": what runs on it in each step).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
 jobs="$(nproc)"
-# Where an OpenCL platform is installed, PoCL keeps its kernel cache here
-# rather than in $HOME/.cache, where each platform start leaves a file.
+# PoCL keeps its kernel cache here rather than in $HOME/.cache, where each
+# platform start leaves a file.
 export POCL_CACHE_DIR="$PWD/build/pocl-cache"
 mkdir -p "$POCL_CACHE_DIR"
+# What the ICD loader finds: the opencl cases run on it.
+clinfo -l 2>&1 || echo "WARNING: clinfo failed; the opencl cases end not_supported with the reason"
 # Each section says when it starts, in seconds since the test command did:
 # the whole command must stay under 15 minutes on two cores.
 started=$SECONDS

@@ -183,7 +183,7 @@ int adc_preload_server_spawn(struct adc_preload_server* server, size_t index, in
   adc_preload_server_stop(server);
   if (answer < 0) return adc_fail(error, "the preloading server could not fork: %s", strerror((int)-answer));
   if (cause == EAGAIN || cause == EWOULDBLOCK) {
-    return adc_fail(error, "the preloading server did not answer within %.0f s", answer_seconds);
+    return adc_fail(error, "the preloading server did not answer within %g s", answer_seconds);
   }
   if (cause != 0) return adc_fail(error, "the preloading server is unreachable: %s", strerror(cause));
   return adc_fail(error, "the preloading server ended");

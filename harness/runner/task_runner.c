@@ -196,6 +196,12 @@ static void close_pair(int pipe_ends[2]) {
   close(pipe_ends[1]);
 }
 
+/* Says once, on standard error, why the preloading server is gone: the
+ * run goes on, its cases then starting from the harness, slower. */
+static void say_server_lost(const char* why) {
+  fprintf(stderr, "adc-conform: warning: %s; the cases it would have forked start from the harness\n", why);
+}
+
 /* Forks the task's process from the harness; its pid, or -1 with errno. */
 static pid_t fork_task(const struct adc_task* task, const struct adc_task_run* run, pid_t harness,
                        int verdict_fd, int output_fd) {
@@ -232,10 +238,13 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
   /* A server that fails is stopped; the task, and those after it, then
    * start from the harness, loading their runtime themselves. */
   struct adc_error server_error;
-  if (!task->preloaded || server->pid == 0 ||
+  bool served = task->preloaded && server->pid != 0;
+  if (served &&
       adc_preload_server_spawn(server, index, verdict_pipe[1], output_pipe[1], &pid, &server_error) != 0) {
-    pid = fork_task(task, run, harness, verdict_pipe[1], output_pipe[1]);
+    say_server_lost(server_error.message);
+    served = false;
   }
+  if (!served) pid = fork_task(task, run, harness, verdict_pipe[1], output_pipe[1]);
   if (pid < 0) {
     int fork_errno = errno;
     close_pair(verdict_pipe);
@@ -423,6 +432,7 @@ static void reap(struct run_state* state) {
       /* The preloading server ended before the run did: the tasks left
        * start from the harness. */
       adc_preload_server_stop(&state->server);
+      say_server_lost("the preloading server ended");
     }
     if (slot == NULL) {
       /* A process left behind by a task, handed over to the harness. */
@@ -566,11 +576,13 @@ static void start_preload_server(struct run_state* state) {
   for (size_t i = 0; i < state->n_tasks && !wanted; i++) wanted = state->tasks[i].preloaded;
   if (!wanted || state->run->preload == NULL) return;
   int keep[] = {null_input};
-  struct adc_error ignored;
+  struct adc_error error;
   double answer_seconds = state->run->preload_answer_seconds > 0 ? state->run->preload_answer_seconds
                                                                  : ADC_PRELOAD_ANSWER_SECONDS;
-  adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1, answer_seconds,
-                           &ignored);
+  if (adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1,
+                               answer_seconds, &error) != 0) {
+    say_server_lost(error.message);
+  }
 }
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
