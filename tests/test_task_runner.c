@@ -327,30 +327,30 @@ START_TEST(preloaded_tasks_end_by_deadline_and_death) {
 }
 END_TEST
 
-/* A server that dies leaves its tasks to the harness, which starts them
- * itself: they run without the preload, and still pass. */
-START_TEST(tasks_start_from_the_harness_when_the_server_dies) {
+/* Three tasks that ask for the server, where `preload` keeps the server
+ * from serving: each must pass, started by the harness without it. */
+static void expect_tasks_started_by_the_harness(void (*preload)(void*)) {
   struct adc_task tasks[] = {
       {check_origin, &from_harness, 10.0, false, true},
       {check_origin, &from_harness, 10.0, false, true},
       {check_origin, &from_harness, 10.0, false, true},
   };
   struct adc_task_result results[3];
-  run_preloaded(tasks, 3, end_the_server, results);
+  run_preloaded(tasks, 3, preload, results);
   expect_passes(results, 3);
+}
+
+/* A server that dies leaves its tasks to the harness, which starts them
+ * itself: they run without the preload, and still pass. */
+START_TEST(tasks_start_from_the_harness_when_the_server_dies) {
+  expect_tasks_started_by_the_harness(end_the_server);
 }
 END_TEST
 
 /* A server whose preload hangs answers nothing: past its limit it is
  * stopped, its tasks start from the harness, and the run ends. */
 START_TEST(tasks_start_from_the_harness_when_the_preload_hangs) {
-  struct adc_task tasks[] = {
-      {check_origin, &from_harness, 10.0, false, true},
-      {check_origin, &from_harness, 10.0, false, true},
-  };
-  struct adc_task_result results[2];
-  run_preloaded(tasks, 2, hang_in_the_preload, results);
-  expect_passes(results, 2);
+  expect_tasks_started_by_the_harness(hang_in_the_preload);
 }
 END_TEST
 
