@@ -12,6 +12,9 @@
 
 #include "adc/simulated_device.h"
 #include "consumer_feed/consumer_feed.h"
+#ifdef ADC_HAVE_OPENCL_DEVICE
+#include "device/opencl_context.h"
+#endif
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
 #include "rule_api/needs.h"
@@ -506,8 +509,8 @@ START_TEST(opencl_copies_and_queue_order) {
 END_TEST
 
 /* A sync_event is a cl_event*: a NULL slot, an unreadable one, memory that
- * is no runtime object and an event passed by value are refused with a
- * reason, never handed to the runtime. */
+ * is no runtime object, an event passed by value and a cl_mem are refused
+ * with a reason; only the cl_mem reaches the runtime (clGetEventInfo). */
 START_TEST(opencl_event_check_rejects_what_is_not_a_live_event) {
   const struct adc_device* device = opencl_or_reason();
   if (device == NULL) return;
@@ -528,6 +531,17 @@ START_TEST(opencl_event_check_rejects_what_is_not_a_live_event) {
   ck_assert_int_eq(adc_device_check_event(device, event, &error), 0);
   void* by_value = *(void**)event; /* the cl_event itself, not a pointer to it */
   ck_assert_int_eq(adc_device_check_event(device, by_value, &error), -1);
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  /* A cl_mem, which PoCL answers clGetEventInfo for as well: its command
+   * type is no command's. */
+  const struct adc_opencl_context* opened = device->state;
+  cl_int code = CL_SUCCESS;
+  cl_mem buffer = opened->api->create_buffer(opened->context, CL_MEM_READ_WRITE, 64, NULL, &code);
+  ck_assert_int_eq(code, CL_SUCCESS);
+  ck_assert_int_eq(adc_device_check_event(device, &buffer, &error), -1);
+  ck_assert_msg(strstr(error.message, "is not an event") != NULL, "%s", error.message);
+  opened->api->release_mem(buffer);
+#endif
   /* A released event is not asked about: what PoCL leaves in its memory
    * varies (the check refused it in one run and accepted it in the next),
    * and under ThreadSanitizer PoCL aborts on locking its destroyed mutex. */

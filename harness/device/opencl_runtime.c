@@ -30,6 +30,8 @@ static const char* const symbols[] = {
     "clWaitForEvents",
     "clGetEventInfo",
     "clReleaseEvent",
+    "clCreateBuffer",
+    "clReleaseMemObject",
 };
 #define N_SYMBOLS (sizeof(symbols) / sizeof(symbols[0]))
 

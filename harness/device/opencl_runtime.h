@@ -40,6 +40,9 @@ struct adc_opencl_api {
   cl_int (*wait_for_events)(cl_uint, const cl_event*);
   cl_int (*get_event_info)(cl_event, cl_event_info, size_t, void*, size_t*);
   cl_int (*release_event)(cl_event);
+  /* A cl_mem: what a check of a sync_event must refuse (tests). */
+  cl_mem (*create_buffer)(cl_context, cl_mem_flags, size_t, void*, cl_int*);
+  cl_int (*release_mem)(cl_mem);
 };
 
 /* The runtime's entry points, loaded on the first call; NULL with the
