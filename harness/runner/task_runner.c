@@ -219,13 +219,10 @@ static pid_t fork_task(const struct adc_task* task, const struct adc_task_run* r
   return pid;
 }
 
-static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
-                 pid_t harness, struct adc_preload_server* server, struct adc_error* error) {
-  /* Both ends of the verdict pipe may be non-blocking: a record is far
-   * smaller than a pipe holds.  The output pipe's write end blocks, as a
-   * library that prints expects. */
-  int verdict_pipe[2];
-  int output_pipe[2];
+/* A task's two pipes.  Both ends of the verdict pipe may be non-blocking:
+ * a record is far smaller than a pipe holds.  The output pipe's write end
+ * blocks, as a library that prints expects. */
+static int make_pipes(int verdict_pipe[2], int output_pipe[2], struct adc_error* error) {
   if (pipe2(verdict_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
     return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
   }
@@ -234,6 +231,14 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
     return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
   }
   fcntl(output_pipe[0], F_SETFL, O_NONBLOCK);
+  return 0;
+}
+
+static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
+                 pid_t harness, struct adc_preload_server* server, struct adc_error* error) {
+  int verdict_pipe[2];
+  int output_pipe[2];
+  if (make_pipes(verdict_pipe, output_pipe, error) != 0) return -1;
   pid_t pid = -1;
   /* A server that fails is stopped; the task, and those after it, then
    * start from the harness, loading their runtime themselves. */
@@ -243,6 +248,12 @@ static int start(const struct adc_task* task, const struct adc_task_run* run, si
       adc_preload_server_spawn(server, index, verdict_pipe[1], output_pipe[1], &pid, &server_error) != 0) {
     say_server_lost(server_error.message);
     served = false;
+    /* A middle process may outlive the server and fork the case after all:
+     * new pipes, so that nothing it writes reaches the task started here
+     * (the harness kills it as a process left behind). */
+    close_pair(verdict_pipe);
+    close_pair(output_pipe);
+    if (make_pipes(verdict_pipe, output_pipe, error) != 0) return -1;
   }
   if (!served) pid = fork_task(task, run, harness, verdict_pipe[1], output_pipe[1]);
   if (pid < 0) {
