@@ -13,6 +13,21 @@ extern const struct adc_device_driver adc_device_rocm;              /* device_gp
 extern const struct adc_device_driver adc_device_rocm_host;         /* device_gpu_runtimes.c */
 /* device_opencl.c, or device_opencl_unbuilt.c without OpenCL's headers */
 extern const struct adc_device_driver adc_device_opencl;
+/* Defines adc_device_opencl with these operations, written once for both
+ * files: what the harness knows of the device without its runtime. */
+#define ADC_DEFINE_OPENCL_DRIVER(driver_ops, queue_ops, preload)          \
+  static const struct {                                                   \
+    const char* runtime;                                                  \
+  } opencl_backend = {"OpenCL, through the ICD loader (libOpenCL.so.1)"}; \
+  const struct adc_device_driver adc_device_opencl = {                    \
+      .name = "opencl",                                                   \
+      .kind = &adc_device_kind_opencl,                                    \
+      .batches_as_device_arrays = true,                                   \
+      .backend = &opencl_backend,                                         \
+      .ops = (driver_ops),                                                \
+      .queue = (queue_ops),                                               \
+      .preload_runtime = (preload),                                       \
+  };
 extern const struct adc_device_driver adc_device_simulated; /* device_simulated.c */
 
 #endif /* ADC_DEVICE_DRIVERS_H */

@@ -234,17 +234,4 @@ static void preload_opencl(void) {
   adc_opencl_map_libraries();
 }
 
-/* The runtime behind the device, which a machine may lack. */
-static const struct {
-  const char* runtime;
-} opencl_backend = {"OpenCL, through the ICD loader (libOpenCL.so.1)"};
-
-const struct adc_device_driver adc_device_opencl = {
-    .name = "opencl",
-    .kind = &adc_device_kind_opencl,
-    .batches_as_device_arrays = true,
-    .backend = &opencl_backend,
-    .ops = &opencl_ops,
-    .queue = &opencl_queue,
-    .preload_runtime = preload_opencl,
-};
+ADC_DEFINE_OPENCL_DRIVER(&opencl_ops, &opencl_queue, preload_opencl)

@@ -51,15 +51,5 @@ static const struct adc_device_ops unbuilt_ops = {
     .check_event = unbuilt_never,
 };
 
-/* The runtime behind the device, which a machine may lack. */
-static const struct {
-  const char* runtime;
-} opencl_backend = {"OpenCL, through the ICD loader (libOpenCL.so.1)"};
-
-const struct adc_device_driver adc_device_opencl = {
-    .name = "opencl",
-    .kind = &adc_device_kind_opencl,
-    .batches_as_device_arrays = true,
-    .backend = &opencl_backend,
-    .ops = &unbuilt_ops,
-};
+/* No queue, and nothing to preload. */
+ADC_DEFINE_OPENCL_DRIVER(&unbuilt_ops, NULL, NULL)

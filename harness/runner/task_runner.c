@@ -581,8 +581,6 @@ static void preload_for_run(void* context) {
 /* Starts the preloading server where the run has one and a task that asks
  * for it.  Where it cannot start, those tasks start from the harness. */
 static void start_preload_server(struct run_state* state) {
-  state->server.pid = 0;
-  state->server.socket_fd = -1;
   bool wanted = false;
   for (size_t i = 0; i < state->n_tasks && !wanted; i++) wanted = state->tasks[i].preloaded;
   if (!wanted || state->run->preload == NULL) return;
