@@ -4,7 +4,10 @@
  * with the expected status and a message naming the cause, a case that does
  * not reach it passes, and no process of the run is left alive (this test
  * process is a subreaper, so whatever the run leaves behind becomes its
- * child, and is counted). */
+ * child, and is counted).  Each in both isolations: a process per case,
+ * and prepared processes shared by the cases (where a case that does not
+ * pass is run again alone, which gives its verdict: the report keeps
+ * what the shared process gave). */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -85,16 +88,21 @@ static bool is_status(const char* status) {
 
 /* Processes the runs of this test left: killed, reaped and counted. */
 
+/* The isolations each expectation is checked in (--isolation). */
+static const char* const isolations[] = {"case", "shared"};
+#define N_ISOLATIONS 2
+
 START_TEST(misbehaviour_costs_only_its_cases) {
-  const struct expectation* e = &expectations[_i];
+  const struct expectation* e = &expectations[_i / N_ISOLATIONS];
+  const char* isolation = isolations[_i % N_ISOLATIONS];
   ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
   if (e->misbehaviour != NULL) setenv("ADC_MISBEHAVIOUR", e->misbehaviour, 1);
   char library[512];
   snprintf(library, sizeof(library), "%s/libmisbehaving_%s.so", ADC_BUILD_DIR, e->library);
   const char* args[] = {
-      e->side, library,    "--timeout", CASE_TIMEOUT, "--memory-limit",
-      "256",   "--filter", e->reaching, "--filter",   e->untouched ? e->untouched : e->reaching,
-      NULL};
+      e->side,       library,    "--timeout", CASE_TIMEOUT, "--memory-limit",
+      "256",         "--filter", e->reaching, "--filter",   e->untouched ? e->untouched : e->reaching,
+      "--isolation", isolation,  NULL};
 #ifdef ADC_SANITIZE_ADDRESS
   args[4] = "--jobs"; /* no memory limit under a sanitizer */
   args[5] = "2";
@@ -120,8 +128,14 @@ START_TEST(misbehaviour_costs_only_its_cases) {
   ck_assert_msg(reached != NULL, "%s: no case %s", e->library, e->reaching);
   const char* status = cJSON_GetObjectItem(reached, "status")->valuestring;
   const char* message = cJSON_GetObjectItem(reached, "message")->valuestring;
-  ck_assert_msg(strcmp(status, e->status) == 0 && strstr(message, e->cause) != NULL, "%s %s: %s ended %s: %s",
-                e->library, e->misbehaviour ? e->misbehaviour : "", e->reaching, status, message);
+  ck_assert_msg(strcmp(status, e->status) == 0 && strstr(message, e->cause) != NULL,
+                "%s %s (%s): %s ended %s: %s", e->library, e->misbehaviour ? e->misbehaviour : "", isolation,
+                e->reaching, status, message);
+  /* A case that did not pass in a shared process was run again alone. */
+  bool shared = strcmp(isolation, "shared") == 0 && e->untouched != NULL;
+  bool rerun = cJSON_GetObjectItem(reached, "shared_attempt") != NULL;
+  ck_assert_msg(rerun == (shared && strcmp(e->status, "pass") != 0), "%s (%s): %s %s a shared attempt",
+                e->library, isolation, e->reaching, rerun ? "has" : "lacks");
   if (e->untouched != NULL) {
     const cJSON* other = report_case(report, e->untouched);
     ck_assert_msg(other != NULL && strcmp(cJSON_GetObjectItem(other, "status")->valuestring, "pass") == 0,
@@ -179,7 +193,7 @@ int main(void) {
   Suite* suite = suite_create("misbehaving_libraries");
   TCase* each = tcase_create("each_library");
   tcase_set_timeout(each, 120);
-  tcase_add_loop_test(each, misbehaviour_costs_only_its_cases, 0, N_EXPECTATIONS);
+  tcase_add_loop_test(each, misbehaviour_costs_only_its_cases, 0, N_EXPECTATIONS * N_ISOLATIONS);
   tcase_add_test(each, library_text_is_read_with_a_bound);
   tcase_add_test(each, one_library_on_both_sides_shares_its_load_verdict);
   suite_add_tcase(suite, each);

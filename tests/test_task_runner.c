@@ -16,6 +16,14 @@
 #include "support/clock.h"
 #include "test_support.h"
 
+/* A task of its own process: what it runs, its argument, its limit, and
+ * whether it mostly waits and is forked by the preloading server. */
+#define TASK(function, task_argument, timeout, waits, served)                                              \
+  {                                                                                                        \
+    .run = (function), .argument = (task_argument), .timeout_seconds = (timeout), .mostly_waits = (waits), \
+    .preloaded = (served)                                                                                  \
+  }
+
 /* The moment the first tasks of a round end, all at once. */
 static double common_end;
 
@@ -49,9 +57,9 @@ START_TEST(slots_freed_together_keep_no_stale_pipes) {
   for (int round = 0; round < 30; round++) {
     common_end = adc_now_seconds() + 0.05;
     struct adc_task tasks[] = {
-        {end_at_common_moment, NULL, 10.0, false, false},
-        {end_at_common_moment, NULL, 10.0, false, false},
-        {end_at_once, NULL, 10.0, false, false},
+        TASK(end_at_common_moment, NULL, 10.0, false, false),
+        TASK(end_at_common_moment, NULL, 10.0, false, false),
+        TASK(end_at_once, NULL, 10.0, false, false),
     };
     struct adc_task_result results[3];
     memset(results, 0, sizeof(results));
@@ -91,9 +99,9 @@ START_TEST(task_process_holds_no_harness_descriptor) {
   int harness_file[2]; /* inheritable, as a report file opened without O_CLOEXEC would be */
   ck_assert_int_eq(pipe(harness_file), 0);
   struct adc_task tasks[] = {
-      {hold_only_own_descriptors, NULL, 10.0, false, false},
-      {hold_only_own_descriptors, NULL, 10.0, false, false},
-      {hold_only_own_descriptors, NULL, 10.0, false, false},
+      TASK(hold_only_own_descriptors, NULL, 10.0, false, false),
+      TASK(hold_only_own_descriptors, NULL, 10.0, false, false),
+      TASK(hold_only_own_descriptors, NULL, 10.0, false, false),
   };
   struct adc_task_result results[3];
   memset(results, 0, sizeof(results));
@@ -189,10 +197,10 @@ static void run_four_expecting_passes(const struct adc_task tasks[4], int waitin
 START_TEST(waiting_tasks_run_beside_busy_ones) {
   make_marks_dir();
   struct adc_task tasks[] = {
-      {wait_for_three_marks, NULL, 10.0, false, false},
-      {leave_mark, "a", 10.0, true, false},
-      {leave_mark, "b", 10.0, true, false},
-      {leave_mark, "c", 10.0, true, false},
+      TASK(wait_for_three_marks, NULL, 10.0, false, false),
+      TASK(leave_mark, "a", 10.0, true, false),
+      TASK(leave_mark, "b", 10.0, true, false),
+      TASK(leave_mark, "c", 10.0, true, false),
   };
   run_four_expecting_passes(tasks, 1);
   remove_marks_dir((const char* const[]){"a", "b", "c"}, 3);
@@ -221,10 +229,10 @@ static void hold_the_busy_lock(const void* argument, int verdict_fd) {
 START_TEST(busy_tasks_never_take_waiting_slots) {
   make_marks_dir();
   struct adc_task tasks[] = {
-      {hold_the_busy_lock, NULL, 10.0, false, false},
-      {hold_the_busy_lock, NULL, 10.0, false, false},
-      {hold_the_busy_lock, NULL, 10.0, false, false},
-      {leave_mark, "a", 10.0, true, false},
+      TASK(hold_the_busy_lock, NULL, 10.0, false, false),
+      TASK(hold_the_busy_lock, NULL, 10.0, false, false),
+      TASK(hold_the_busy_lock, NULL, 10.0, false, false),
+      TASK(leave_mark, "a", 10.0, true, false),
   };
   run_four_expecting_passes(tasks, 2);
   remove_marks_dir((const char* const[]){"a", "busy"}, 2);
@@ -299,10 +307,10 @@ static void run_preloaded(const struct adc_task* tasks, size_t n, void (*preload
  * behind. */
 START_TEST(preloaded_tasks_have_the_harness_as_parent) {
   struct adc_task tasks[] = {
-      {check_origin, &from_server, 10.0, false, true},
-      {check_origin, &from_harness, 10.0, false, false},
-      {check_origin, &from_server, 10.0, false, true},
-      {check_origin, &from_server, 10.0, false, true},
+      TASK(check_origin, &from_server, 10.0, false, true),
+      TASK(check_origin, &from_harness, 10.0, false, false),
+      TASK(check_origin, &from_server, 10.0, false, true),
+      TASK(check_origin, &from_server, 10.0, false, true),
   };
   struct adc_task_result results[4];
   run_preloaded(tasks, 4, note_preload, results);
@@ -314,9 +322,9 @@ END_TEST
  * any other; the server goes on serving after them. */
 START_TEST(preloaded_tasks_end_by_deadline_and_death) {
   struct adc_task tasks[] = {
-      {hang, NULL, 0.3, false, true},
-      {crash, NULL, 10.0, false, true},
-      {check_origin, &from_server, 10.0, false, true},
+      TASK(hang, NULL, 0.3, false, true),
+      TASK(crash, NULL, 10.0, false, true),
+      TASK(check_origin, &from_server, 10.0, false, true),
   };
   struct adc_task_result results[3];
   run_preloaded(tasks, 3, note_preload, results);
@@ -331,9 +339,9 @@ END_TEST
  * from serving: each must pass, started by the harness without it. */
 static void expect_tasks_started_by_the_harness(void (*preload)(void*)) {
   struct adc_task tasks[] = {
-      {check_origin, &from_harness, 10.0, false, true},
-      {check_origin, &from_harness, 10.0, false, true},
-      {check_origin, &from_harness, 10.0, false, true},
+      TASK(check_origin, &from_harness, 10.0, false, true),
+      TASK(check_origin, &from_harness, 10.0, false, true),
+      TASK(check_origin, &from_harness, 10.0, false, true),
   };
   struct adc_task_result results[3];
   run_preloaded(tasks, 3, preload, results);

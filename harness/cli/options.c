@@ -29,6 +29,7 @@ enum {
   OPT_MEMORY_LIMIT,
   OPT_VALGRIND,
   OPT_PRELOAD,
+  OPT_ISOLATION,
   OPT_LIST,
   OPT_LIST_RULES,
   OPT_VERBOSE,
@@ -70,7 +71,11 @@ void adc_print_usage(void) {
       "  --junit FILE                write a JUnit XML report (fail: failure; crash, timeout:\n"
       "                              error; not_supported, unresolved: skipped)\n"
       "  --tap                       TAP version 14 on standard output, one point per case;\n"
-      "                              the console report goes to standard error\n"
+      "                              the console report goes to standard error\n",
+      adc_device_names());
+  /* In parts: the whole text as one string literal would pass the 4095
+   * bytes a C11 compiler must support. */
+  fputs(
       "  --timeout SECONDS           per-case limit for every rule (default: the rule's own,\n"
       "                              else 10)\n"
       "  --jobs N                    cases run at once (default: online CPUs + 1), and as\n"
@@ -84,13 +89,17 @@ void adc_print_usage(void) {
       "  --preload LIB               load LIB before anything else into the harness and every\n"
       "                              case's process (LD_PRELOAD): e.g. the ASan runtime, for a\n"
       "                              library built with -fsanitize=address\n"
+      "  --isolation auto|case|shared\n"
+      "                              where cases run: each in a process of its own (case), in\n"
+      "                              prepared processes that run many, any case that does not\n"
+      "                              pass there run again alone (shared), or shared on devices\n"
+      "                              whose runtime is costly to start and alone elsewhere (auto,\n"
+      "                              the default; case under --valgrind and --preload)\n"
       "  --verbose                   one console line per case, with every message (default:\n"
       "                              one line per rule that did not pass every case)\n"
       "  --help                      this text\n"
       "\n",
-      adc_device_names());
-  /* Printed apart: the whole text as one string literal would pass the
-   * 4095 bytes a C11 compiler must support. */
+      stdout);
   fputs(
       "Case IDs read <device>/<rule id>/<fixture>. Exit status: 0 when no MUST rule ended\n"
       "in fail, crash or timeout (but as --expect expects) and each side named is shown\n"
@@ -128,6 +137,20 @@ static int parse_catalogue_format(const char* text, enum adc_catalogue_format* o
   return 0;
 }
 
+/* --isolation's value. */
+static int parse_isolation(const char* text, enum adc_isolation* out, struct adc_error* error) {
+  if (strcmp(text, "auto") == 0) {
+    *out = ADC_ISOLATION_AUTO;
+  } else if (strcmp(text, "case") == 0) {
+    *out = ADC_ISOLATION_CASE;
+  } else if (strcmp(text, "shared") == 0) {
+    *out = ADC_ISOLATION_SHARED;
+  } else {
+    return adc_fail(error, "--isolation takes 'auto', 'case' or 'shared', not '%s'", text);
+  }
+  return 0;
+}
+
 /* The main command's options, as getopt_long reads them. */
 static const struct option long_options[] = {
     {"producer", required_argument, NULL, OPT_PRODUCER},
@@ -148,6 +171,7 @@ static const struct option long_options[] = {
     {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
     {"valgrind", no_argument, NULL, OPT_VALGRIND},
     {"preload", required_argument, NULL, OPT_PRELOAD},
+    {"isolation", required_argument, NULL, OPT_ISOLATION},
     {"list", no_argument, NULL, OPT_LIST},
     {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
     {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -267,6 +291,9 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       case OPT_PRELOAD:
         out->preload = optarg;
         break;
+      case OPT_ISOLATION:
+        if (parse_isolation(optarg, &out->isolation, error) != 0) return -1;
+        break;
       case OPT_LIST:
         out->list_cases = true;
         break;
@@ -289,6 +316,13 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
    * reserves far more address space than a case's limit would allow. */
   if (out->valgrind && out->preload != NULL)
     return adc_fail(error, "--valgrind and --preload exclude each other");
+  /* A leak checker reports when a process ends: at a prepared process's
+   * end, its report would name no case. */
+  if (out->isolation == ADC_ISOLATION_SHARED && (out->valgrind || out->preload != NULL))
+    return adc_fail(error,
+                    "--isolation shared and %s exclude each other (a memory checker's report at a shared "
+                    "process's end names no case)",
+                    out->valgrind ? "--valgrind" : "--preload");
   if (out->valgrind && out->memory_limit_mib > 0)
     return adc_fail(error, "--valgrind and --memory-limit exclude each other (memcheck reserves far more)");
   return 0;

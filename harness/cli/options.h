@@ -33,6 +33,7 @@ struct adc_options {
   double memory_limit_mib; /* 0 when not given */
   bool valgrind;           /* --valgrind: the harness re-executes itself under memcheck */
   const char* preload;     /* --preload LIB; NULL when not given */
+  enum adc_isolation isolation;
   bool list_cases;
   bool list_rules;
   enum adc_catalogue_format rules_format;

@@ -34,6 +34,11 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->harness_wrapper = adc_harness_wrapper_description();
   session->process_log_dir = adc_memcheck_log_dir();
   session->jobs = options->jobs;
+  /* Under a memory checker every case has a process of its own: its
+   * report comes as the process ends, and then names the case. */
+  session->isolation = options->isolation == ADC_ISOLATION_AUTO && session->harness_wrapper != NULL
+                           ? ADC_ISOLATION_CASE
+                           : options->isolation;
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;
   if (strcmp(options->device, "all") == 0) {

@@ -80,6 +80,12 @@ struct adc_device_ops {
    * a live event of the device's runtime, else -1 with the reason.  Reads
    * nothing the library could have left unreadable without checking. */
   int (*check_event)(const struct adc_device* device, void* sync_event, struct adc_error* error);
+  /* Optional: waits until the work queued on the device has ended, and
+   * says whether the device can still be used (-1 with the runtime's
+   * reason where it cannot: a GPU context with an error that sticks).  A
+   * prepared process (runner/task_runner.h), which keeps the device open
+   * from case to case, asks after each case. */
+  int (*settle)(const struct adc_device* device, struct adc_error* error);
 };
 
 /* An in-order queue of work that runs apart from the calling thread, as a
@@ -130,6 +136,18 @@ struct adc_device_driver {
    * process finds them loaded; a runtime that is slow to load (PoCL brings
    * LLVM) offers it.  Never called in the harness parent. */
   void (*preload_runtime)(void);
+  /* Optional: whether opening a device costs its process a runtime start
+   * worth sharing between cases (a GPU's context: 0.2 s and more, which
+   * the driver serialises; PoCL's queue and threads).  Its cases then run
+   * in prepared processes (runner/task_runner.h), a process's start is
+   * timed apart from its case, and the processes holding one physical
+   * device are admitted together.  Called in the harness parent: it reads
+   * nothing but the environment, never a runtime.  NULL: not costly. */
+  bool (*start_is_costly)(void);
+  /* What the devices of the driver are physically, for admission: drivers
+   * naming the same one share a device of each device_id ("CUDA GPU" for
+   * cuda, cuda_host and cuda_managed).  NULL: the driver's own name. */
+  const char* physical_device;
   /* The driver's own description of what it serves (which runtime, which
    * kind of memory); NULL where it needs none. */
   const void* backend;
@@ -175,6 +193,10 @@ int adc_device_protect_read_only(const struct adc_device* device, void* memory, 
 /* -1 with the reason where the driver cannot check events. */
 int adc_device_check_event(const struct adc_device* device, void* sync_event, struct adc_error* error);
 
+/* Waits for the device's queued work and says whether it can still be
+ * used (struct adc_device_ops.settle); 0 where the driver cannot tell. */
+int adc_device_settle(const struct adc_device* device, struct adc_error* error);
+
 /* What a driver offers, known without a live device (the parent's
  * planning asks). */
 bool adc_device_can_protect(const struct adc_device_driver* driver);
@@ -183,6 +205,13 @@ bool adc_device_can_protect(const struct adc_device_driver* driver);
  * copy_to_host. */
 bool adc_device_reads_in_place(const struct adc_device_driver* driver);
 bool adc_device_can_check_events(const struct adc_device_driver* driver);
+/* Whether opening the driver's devices is a costly runtime start
+ * (adc_device_driver.start_is_costly). */
+bool adc_device_start_is_costly(const struct adc_device_driver* driver);
+/* For drivers whose start is always costly (a GPU runtime, OpenCL). */
+bool adc_device_start_always_costly(void);
+/* The physical device the driver's devices are (adc_device_driver.physical_device). */
+const char* adc_device_physical_name(const struct adc_device_driver* driver);
 /* Whether the driver has every queue operation. */
 bool adc_device_has_queue(const struct adc_device_driver* driver);
 /* Whether the driver has every operation a rule may use.  Every registered

@@ -27,6 +27,7 @@ extern const struct adc_device_driver adc_device_opencl;
       .ops = (driver_ops),                                                \
       .queue = (queue_ops),                                               \
       .preload_runtime = (preload),                                       \
+      .start_is_costly = adc_device_start_always_costly,                  \
   };
 extern const struct adc_device_driver adc_device_simulated; /* device_simulated.c */
 

@@ -62,6 +62,7 @@ struct gpu_api {
   int (*event_synchronize)(gpu_event);
   int (*event_destroy)(gpu_event);
   int (*device_get_attribute)(int*, int, int);
+  int (*device_synchronize)(void);
 };
 
 /* The index of the one member a runtime may lack. */
@@ -71,7 +72,7 @@ struct gpu_api {
 struct gpu_runtime {
   const char* name;               /* "CUDA" */
   const char* const* libraries;   /* tried in order */
-  const char* symbols[19];        /* as struct gpu_api */
+  const char* symbols[20];        /* as struct gpu_api */
   unsigned host_alloc_flags;      /* cudaHostAllocDefault, hipHostMallocDefault */
   unsigned managed_attach_global; /* cudaMemAttachGlobal, hipMemAttachGlobal */
   /* cudaDevAttrConcurrentManagedAccess, hipDeviceAttributeConcurrentManagedAccess */
@@ -88,11 +89,26 @@ static const char* const cuda_libraries[] = {"libcudart.so", "libcudart.so.13", 
 static struct gpu_runtime cuda = {
     .name = "CUDA",
     .libraries = cuda_libraries,
-    .symbols = {"cudaGetDeviceCount", "cudaGetErrorString", "cudaSetDevice", "cudaMalloc", "cudaHostAlloc",
-                "cudaMallocManaged", "cudaFree", "cudaFreeHost", "cudaMemcpyAsync",
-                "cudaStreamCreateWithFlags", "cudaStreamSynchronize", "cudaStreamDestroy",
-                "cudaLaunchHostFunc", "cudaEventCreate", "cudaEventRecord", "cudaEventQuery",
-                "cudaEventSynchronize", "cudaEventDestroy", "cudaDeviceGetAttribute"},
+    .symbols = {"cudaGetDeviceCount",
+                "cudaGetErrorString",
+                "cudaSetDevice",
+                "cudaMalloc",
+                "cudaHostAlloc",
+                "cudaMallocManaged",
+                "cudaFree",
+                "cudaFreeHost",
+                "cudaMemcpyAsync",
+                "cudaStreamCreateWithFlags",
+                "cudaStreamSynchronize",
+                "cudaStreamDestroy",
+                "cudaLaunchHostFunc",
+                "cudaEventCreate",
+                "cudaEventRecord",
+                "cudaEventQuery",
+                "cudaEventSynchronize",
+                "cudaEventDestroy",
+                "cudaDeviceGetAttribute",
+                "cudaDeviceSynchronize"},
     .host_alloc_flags = 0,
     .managed_attach_global = 1,
     .concurrent_managed_access = 89,
@@ -105,11 +121,26 @@ static const char* const hip_libraries[] = {"libamdhip64.so", "libamdhip64.so.7"
 static struct gpu_runtime hip = {
     .name = "HIP",
     .libraries = hip_libraries,
-    .symbols = {"hipGetDeviceCount", "hipGetErrorString", "hipSetDevice", "hipMalloc", "hipHostMalloc",
-                "hipMallocManaged", "hipFree", "hipHostFree", "hipMemcpyAsync", "hipStreamCreateWithFlags",
-                "hipStreamSynchronize", "hipStreamDestroy", "hipLaunchHostFunc", "hipEventCreate",
-                "hipEventRecord", "hipEventQuery", "hipEventSynchronize", "hipEventDestroy",
-                "hipDeviceGetAttribute"},
+    .symbols = {"hipGetDeviceCount",
+                "hipGetErrorString",
+                "hipSetDevice",
+                "hipMalloc",
+                "hipHostMalloc",
+                "hipMallocManaged",
+                "hipFree",
+                "hipHostFree",
+                "hipMemcpyAsync",
+                "hipStreamCreateWithFlags",
+                "hipStreamSynchronize",
+                "hipStreamDestroy",
+                "hipLaunchHostFunc",
+                "hipEventCreate",
+                "hipEventRecord",
+                "hipEventQuery",
+                "hipEventSynchronize",
+                "hipEventDestroy",
+                "hipDeviceGetAttribute",
+                "hipDeviceSynchronize"},
     .host_alloc_flags = 0,
     .managed_attach_global = 1,
     /* The enumerator's value in HIP 5.2's hip_runtime_api.h, as in ROCm 6. */
@@ -600,6 +631,14 @@ static void gpu_queue_free(struct adc_device_queue* queue) {
   free(queue);
 }
 
+/* Between two cases of a prepared process: whatever a library queued has
+ * run, and an error that sticks to the context (a kernel's illegal
+ * address) shows here, ending the process rather than the next case. */
+static int gpu_settle(const struct adc_device* device, struct adc_error* error) {
+  struct gpu_runtime* runtime = runtime_of(device);
+  return check(runtime, runtime->api.device_synchronize(), "synchronising the device", error);
+}
+
 static const struct adc_device_ops gpu_ops = {
     .open = gpu_open,
     .close = gpu_close,
@@ -610,6 +649,7 @@ static const struct adc_device_ops gpu_ops = {
     .allocate = gpu_allocate,
     .free = gpu_free,
     .check_event = gpu_check_event,
+    .settle = gpu_settle,
 };
 
 /* A pause is a sleeping host function: the hold follows a time, not a
@@ -625,19 +665,24 @@ static const struct adc_device_queue_ops gpu_queue = {
 };
 
 /* Every GPU driver: the same operations, its own kind and backend. */
-#define GPU_DRIVER(variable, device_name, device_kind, runtime_var, memory_kind)    \
-  static const struct gpu_backend variable##_backend = {&runtime_var, memory_kind}; \
-  const struct adc_device_driver variable = {                                       \
-      .name = device_name,                                                          \
-      .kind = &device_kind,                                                         \
-      .batches_as_device_arrays = true,                                             \
-      .ops = &gpu_ops,                                                              \
-      .queue = &gpu_queue,                                                          \
-      .backend = &variable##_backend,                                               \
+/* Every driver of a runtime is the same GPU: its drivers' processes are
+ * admitted together, and each starts the runtime (a context). */
+#define GPU_DRIVER(variable, device_name, device_kind, runtime_var, memory_kind, gpu) \
+  static const struct gpu_backend variable##_backend = {&runtime_var, memory_kind};   \
+  const struct adc_device_driver variable = {                                         \
+      .name = device_name,                                                            \
+      .kind = &device_kind,                                                           \
+      .batches_as_device_arrays = true,                                               \
+      .ops = &gpu_ops,                                                                \
+      .queue = &gpu_queue,                                                            \
+      .backend = &variable##_backend,                                                 \
+      .start_is_costly = adc_device_start_always_costly,                              \
+      .physical_device = gpu,                                                         \
   };
 
-GPU_DRIVER(adc_device_cuda, "cuda", adc_device_kind_cuda, cuda, DEVICE_MEMORY)
-GPU_DRIVER(adc_device_cuda_host, "cuda_host", adc_device_kind_cuda_host, cuda, PINNED_HOST_MEMORY)
-GPU_DRIVER(adc_device_cuda_managed, "cuda_managed", adc_device_kind_cuda_managed, cuda, MANAGED_MEMORY)
-GPU_DRIVER(adc_device_rocm, "rocm", adc_device_kind_rocm, hip, DEVICE_MEMORY)
-GPU_DRIVER(adc_device_rocm_host, "rocm_host", adc_device_kind_rocm_host, hip, PINNED_HOST_MEMORY)
+GPU_DRIVER(adc_device_cuda, "cuda", adc_device_kind_cuda, cuda, DEVICE_MEMORY, "CUDA GPU")
+GPU_DRIVER(adc_device_cuda_host, "cuda_host", adc_device_kind_cuda_host, cuda, PINNED_HOST_MEMORY, "CUDA GPU")
+GPU_DRIVER(adc_device_cuda_managed, "cuda_managed", adc_device_kind_cuda_managed, cuda, MANAGED_MEMORY,
+           "CUDA GPU")
+GPU_DRIVER(adc_device_rocm, "rocm", adc_device_kind_rocm, hip, DEVICE_MEMORY, "ROCm GPU")
+GPU_DRIVER(adc_device_rocm_host, "rocm_host", adc_device_kind_rocm_host, hip, PINNED_HOST_MEMORY, "ROCm GPU")

@@ -61,6 +61,23 @@ int adc_device_check_event(const struct adc_device* device, void* sync_event, st
   return device->driver->ops->check_event(device, sync_event, error);
 }
 
+int adc_device_settle(const struct adc_device* device, struct adc_error* error) {
+  if (device->driver->ops->settle == NULL) return 0;
+  return device->driver->ops->settle(device, error);
+}
+
+bool adc_device_start_is_costly(const struct adc_device_driver* driver) {
+  return driver->start_is_costly != NULL && driver->start_is_costly();
+}
+
+bool adc_device_start_always_costly(void) {
+  return true;
+}
+
+const char* adc_device_physical_name(const struct adc_device_driver* driver) {
+  return driver->physical_device != NULL ? driver->physical_device : driver->name;
+}
+
 bool adc_device_can_protect(const struct adc_device_driver* driver) {
   return driver->ops->protect_read_only != NULL;
 }

@@ -30,6 +30,7 @@
 #include "report/json_file.h"
 #include "report/report.h"
 #include "runner/case_plan.h"
+#include "runner/runner.h"
 #include "support/version.h"
 
 static cJSON* side_json(const struct adc_side* side) {
@@ -52,9 +53,11 @@ cJSON* adc_suite_json(void) {
 /* What the device is, as its probe in a child process found (see
  * runner/device_probe.h); a device not probed has only its name and ABI
  * values. */
-static cJSON* device_json(const struct adc_device_target* device, const struct adc_device_facts* facts) {
+static cJSON* device_json(const struct adc_session* session, const struct adc_device_target* device,
+                          const struct adc_device_facts* facts) {
   cJSON* object = cJSON_CreateObject();
   cJSON_AddStringToObject(object, "name", device->driver->name);
+  cJSON_AddBoolToObject(object, "shared_processes", adc_cases_share_processes(session, device));
   cJSON_AddNumberToObject(object, "arrow_device_type", (double)device->driver->kind->arrow_type);
   cJSON_AddNumberToObject(object, "device_id", (double)device->device_id);
   if (device->driver->kind->event_type != NULL)
@@ -124,7 +127,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   cJSON_AddStringToObject(env, "device", session->device_option);
   cJSON* devices = cJSON_AddArrayToObject(env, "devices");
   for (size_t d = 0; d < session->n_devices; d++) {
-    cJSON_AddItemToArray(devices, device_json(&session->devices[d], &session->device_facts[d]));
+    cJSON_AddItemToArray(devices, device_json(session, &session->devices[d], &session->device_facts[d]));
   }
   cJSON_AddStringToObject(env, "fixtures_dir", session->fixtures_dir);
   if (session->expectations != NULL)
@@ -132,6 +135,7 @@ static cJSON* environment_json(const struct adc_session* session, double wall_se
   /* --timeout, or the limit of cases whose rule sets none */
   cJSON_AddNumberToObject(env, "timeout_seconds", adc_session_timeout(session, 0));
   cJSON_AddNumberToObject(env, "jobs", session->jobs);
+  cJSON_AddStringToObject(env, "isolation", adc_isolation_name(session->isolation));
   cJSON_AddNumberToObject(env, "wall_seconds", wall_seconds);
   cJSON_AddStringToObject(env, "harness_sanitizers", sanitizers());
   if (session->harness_wrapper != NULL)
@@ -166,6 +170,13 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   cJSON_AddStringToObject(item, "clause", rule->clause);
   cJSON_AddStringToObject(item, "sentence", rule->sentence);
   cJSON_AddStringToObject(item, "method", rule->method);
+  const struct adc_shared_attempt* shared = &result->shared;
+  if (shared->rerun_alone) {
+    /* What the prepared process gave: the verdict above is the run alone's. */
+    cJSON* attempt = cJSON_AddObjectToObject(item, "shared_attempt");
+    cJSON_AddStringToObject(attempt, "status", adc_status_name(shared->status));
+    cJSON_AddStringToObject(attempt, "message", shared->message);
+  }
   const struct adc_expectation* expectation = c->expectation;
   if (expectation != NULL) {
     cJSON* entry = cJSON_AddObjectToObject(item, "expectation");

@@ -1,39 +1,62 @@
 #include "runner/case_child.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rule_api/guard.h"
 #include "rule_api/needs.h"
+#include "runner/task_process.h"
 #include "runner/wire.h"
 
-static int verdict_fd = -1;
+static int channel_fd = -1;
 
 /* The guard's way out of a fault: async-signal-safe, as adc_wire_send is. */
 static void send_fault_verdict(enum adc_status status, const char* message) {
-  adc_wire_send(verdict_fd, status, message);
+  adc_wire_send(channel_fd, status, message);
+}
+
+/* What a prepared process made once for all its cases. */
+static struct {
+  struct adc_library library;
+  struct adc_device device;
+  bool ready;
+} prepared;
+
+static void begin_context(struct adc_case_context* ctx, const struct adc_case* c, struct adc_device* device) {
+  memset(ctx, 0, sizeof(*ctx));
+  ctx->rule = c->rule;
+  ctx->device = device;
+  ctx->fixture_path = c->fixture->path;
+  ctx->fixture = &c->fixture->model;
+}
+
+/* Opens the device the run's probe found available: a failure now is the
+ * device refusing this process (busy, out of memory), in the runtime's
+ * words, which the runner retries; never the case's verdict. */
+static int open_probed_device(const struct adc_device_target* target, struct adc_device* device,
+                              struct adc_error* error) {
+  struct adc_error refusal;
+  if (adc_device_open(target, device, &refusal) == 0) return 0;
+  return adc_fail(error, "device %s refused the process: %s", target->driver->name, refusal.message);
 }
 
 void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int fd) {
-  verdict_fd = fd;
-  struct adc_case_context ctx;
-  memset(&ctx, 0, sizeof(ctx));
-  ctx.rule = c->rule;
+  channel_fd = fd;
   struct adc_device device = {c->device->driver, c->device->device_id, NULL};
-  ctx.device = &device;
-  ctx.fixture_path = c->fixture->path;
-  ctx.fixture = &c->fixture->model;
+  struct adc_case_context ctx;
+  begin_context(&ctx, c, &device);
   adc_guard_install(send_fault_verdict);
-
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   struct adc_library library;
   struct adc_error error;
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
     adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
-  } else if (adc_device_open(c->device, &device, &error) != 0) {
-    /* The run's probe found the device available (runner.c settles the
-     * cases of one it did not), but this process starts the runtime anew. */
-    adc_not_supported(&ctx, "device %s unavailable: %s", c->device->driver->name, error.message);
+  } else if (open_probed_device(c->device, &device, &error) != 0) {
+    adc_device_close(&device);
+    adc_wire_send_kind(fd, ADC_WIRE_REFUSED, error.message);
+    return;
   } else {
+    if (adc_device_start_is_costly(c->device->driver)) adc_wire_send_kind(fd, ADC_WIRE_READY, "");
     ctx.library = &library;
     if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   }
@@ -41,4 +64,38 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
    * rule left on the device (a queue, a feed) it has freed by now. */
   adc_device_close(&device);
   adc_wire_send(fd, ctx.has_verdict ? ctx.status : ADC_PASS, ctx.message);
+}
+
+int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct adc_error* error) {
+  channel_fd = ADC_TASK_CHANNEL_FD;
+  adc_guard_install(send_fault_verdict);
+  *refused = false;
+  struct adc_error why;
+  if (adc_library_open(&prepared.library, group->side->path, group->side->prefix, &why) != 0) {
+    return adc_fail(error, "cannot load %s: %s", group->side->path, why.message);
+  }
+  if (open_probed_device(group->device, &prepared.device, error) != 0) {
+    adc_device_close(&prepared.device);
+    *refused = true;
+    return -1;
+  }
+  prepared.ready = true;
+  return 0;
+}
+
+void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_verdict* verdict) {
+  const struct adc_case* c = task->c;
+  struct adc_case_context ctx;
+  begin_context(&ctx, c, &prepared.device);
+  ctx.library = &prepared.library;
+  if (adc_needs_met(&ctx)) c->rule->run(&ctx);
+  verdict->status = ctx.has_verdict ? ctx.status : ADC_PASS;
+  snprintf(verdict->message, sizeof(verdict->message), "%.1011s", ctx.message);
+}
+
+bool adc_prepared_device_left_behind(char* text, size_t size) {
+  struct adc_error error;
+  if (!prepared.ready || adc_device_settle(&prepared.device, &error) == 0) return false;
+  snprintf(text, size, "left device %s unusable: %s", prepared.device.driver->name, error.message);
+  return true;
 }

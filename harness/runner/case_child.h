@@ -1,11 +1,50 @@
-/* The child side of a case: load the library, check the rule's needs, run
- * the body, send the verdict.  Runs in the case's own process. */
+/* The child side of a case: load the library, open the device, check the
+ * rule's needs, run the body, give the verdict.  Either in the case's own
+ * process (adc_run_case_in_child), or in a prepared process that loaded
+ * the library and opened the device once for the cases of a group
+ * (adc_prepare_cases, then adc_run_prepared_case for each). */
 #ifndef ADC_CASE_CHILD_H
 #define ADC_CASE_CHILD_H
 
-#include "runner/session.h"
+#include <stdbool.h>
+#include <stddef.h>
 
-/* Runs case `c` and sends its verdict to `verdict_fd`. */
-void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int verdict_fd);
+#include "runner/session.h"
+#include "runner/task_runner.h"
+
+/* The cases a prepared process may run: those of one library (the side
+ * the rules test; both sides where one library is both) on one device. */
+struct adc_case_group {
+  const struct adc_session* session;
+  const struct adc_device_target* device;
+  const struct adc_side* side;
+};
+
+/* A case as a task's argument. */
+struct adc_case_task {
+  const struct adc_session* session;
+  const struct adc_case* c;
+  size_t case_index;
+};
+
+/* Runs case `c` in its own process and sends its verdict to `channel_fd`:
+ * READY first where the device's start is timed apart
+ * (adc_device_start_is_costly), REFUSED instead when the device refuses
+ * the process although the run's probe found it. */
+void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int channel_fd);
+
+/* In a prepared process: loads the group's library, opens its device and
+ * installs the fault guard.  0, or -1 with the reason (`*refused` when the
+ * device refused the process). */
+int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct adc_error* error);
+
+/* In a prepared process, after adc_prepare_cases: runs the case with what
+ * was prepared, and gives its verdict. */
+void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_verdict* verdict);
+
+/* In a prepared process, after a case: what it left on the device that
+ * the next case would meet (work still queued, a runtime error that
+ * sticks), into `text`; whether there is anything. */
+bool adc_prepared_device_left_behind(char* text, size_t size);
 
 #endif /* ADC_CASE_CHILD_H */

@@ -27,7 +27,7 @@ static void probe_in_child(const void* argument, int verdict_fd) {
   memset(&description, 0, sizeof(description));
   adc_device_describe(&device, &description);
   adc_device_close(&device);
-  char message[sizeof(((struct adc_wire_verdict*)0)->message)];
+  char message[sizeof(((struct adc_wire_record*)0)->message)];
   snprintf(message, sizeof(message), "%.500s%c%.159s%c%.63s%c%.63s", available ? "" : unavailable.message,
            FIELD_SEPARATOR, description.model, FIELD_SEPARATOR, description.driver_version, FIELD_SEPARATOR,
            description.runtime_version);

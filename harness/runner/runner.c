@@ -2,34 +2,42 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
 #include "runner/device_probe.h"
 #include "support/parent_only_memory.h"
 
-struct case_task {
-  const struct adc_session* session;
-  const struct adc_case* c;
-  size_t case_index;
-};
-
 struct observation {
-  const struct case_task* case_tasks;
+  const struct adc_case_task* case_tasks;
   struct adc_task_result* results;
   adc_case_observer observer;
   void* context;
 };
 
-static void run_case(const void* argument, int verdict_fd) {
-  const struct case_task* task = argument;
-  adc_run_case_in_child(task->session, task->c, verdict_fd);
+static void run_case(const void* argument, int channel_fd) {
+  const struct adc_case_task* task = argument;
+  adc_run_case_in_child(task->session, task->c, channel_fd);
+}
+
+static void run_prepared_case(const void* argument, struct adc_task_verdict* verdict) {
+  adc_run_prepared_case(argument, verdict);
+}
+
+static int prepare_cases(const void* argument, bool* refused, struct adc_error* error) {
+  return adc_prepare_cases(argument, refused, error);
+}
+
+static bool device_left_behind(const void* argument, char* text, size_t size) {
+  (void)argument;
+  return adc_prepared_device_left_behind(text, size);
 }
 
 /* Task results land in their case's slot, and the observer hears of them. */
 static void on_task_result(size_t task_index, const struct adc_task_result* result, void* context) {
   struct observation* observation = context;
-  const struct case_task* task = &observation->case_tasks[task_index];
+  const struct adc_case_task* task = &observation->case_tasks[task_index];
   observation->results[task->case_index] = *result;
   if (observation->observer != NULL) observation->observer(task->c, result, observation->context);
 }
@@ -74,15 +82,126 @@ static bool case_mostly_waits(const struct adc_case* c) {
          (c->rule->writes_late && queue != NULL && !queue->hold_follows_synchronisation);
 }
 
+/* What the cases of a run share: the prepared processes' groups (a
+ * library on a device) and the physical devices their processes hold. */
+struct sharing {
+  struct adc_case_group groups[2 * ADC_MAX_DEVICES];
+  struct adc_task_group task_groups[2 * ADC_MAX_DEVICES];
+  char group_names[2 * ADC_MAX_DEVICES][96];
+  size_t n_groups;
+  struct adc_task_resource resources[ADC_MAX_DEVICES];
+  const char* resource_physical[ADC_MAX_DEVICES];
+  int64_t resource_id[ADC_MAX_DEVICES];
+  char resource_names[ADC_MAX_DEVICES][96];
+  size_t n_resources;
+};
+
+const char* adc_isolation_name(enum adc_isolation isolation) {
+  switch (isolation) {
+    case ADC_ISOLATION_CASE:
+      return "case";
+    case ADC_ISOLATION_SHARED:
+      return "shared";
+    case ADC_ISOLATION_AUTO:
+      break;
+  }
+  return "auto";
+}
+
+bool adc_cases_share_processes(const struct adc_session* session, const struct adc_device_target* device) {
+  switch (session->isolation) {
+    case ADC_ISOLATION_CASE:
+      return false;
+    case ADC_ISOLATION_SHARED:
+      return true;
+    case ADC_ISOLATION_AUTO:
+      break;
+  }
+  return adc_device_start_is_costly(device->driver);
+}
+
+/* Whether two sides load one library: a prepared process then serves both. */
+static bool same_library(const struct adc_side* a, const struct adc_side* b) {
+  return strcmp(a->path, b->path) == 0 && strcmp(a->prefix, b->prefix) == 0;
+}
+
+/* The group of the case's library on its device, made on first use. */
+static const struct adc_task_group* group_of(struct sharing* sharing, const struct adc_session* session,
+                                             const struct adc_case* c) {
+  const struct adc_side* side = adc_side_tested_by(session, c->rule);
+  for (size_t g = 0; g < sharing->n_groups; g++) {
+    const struct adc_case_group* group = &sharing->groups[g];
+    if (group->device == c->device && same_library(group->side, side)) return &sharing->task_groups[g];
+  }
+  size_t g = sharing->n_groups++;
+  sharing->groups[g] = (struct adc_case_group){session, c->device, side};
+  snprintf(sharing->group_names[g], sizeof(sharing->group_names[g]), "%.40s on %.40s",
+           side->is_reference ? "the reference" : side->path, c->device->driver->name);
+  bool costly = adc_device_start_is_costly(c->device->driver);
+  sharing->task_groups[g] = (struct adc_task_group){
+      .prepare = prepare_cases,
+      .left_behind = device_left_behind,
+      .argument = &sharing->groups[g],
+      .start_seconds =
+          costly ? adc_session_timeout(session, ADC_DEVICE_START_SECONDS) : adc_session_timeout(session, 0),
+      .preloaded = c->device->driver->preload_runtime != NULL,
+      .name = sharing->group_names[g],
+  };
+  return &sharing->task_groups[g];
+}
+
+/* The physical device the case's process holds, where its start is
+ * costly: processes on one are admitted at ADC_DEVICE_PROCESSES at once
+ * (or --jobs, if fewer). */
+static const struct adc_task_resource* resource_of(struct sharing* sharing, const struct adc_session* session,
+                                                   const struct adc_case* c) {
+  if (!adc_device_start_is_costly(c->device->driver)) return NULL;
+  const char* physical = adc_device_physical_name(c->device->driver);
+  for (size_t r = 0; r < sharing->n_resources; r++) {
+    if (strcmp(sharing->resource_physical[r], physical) == 0 &&
+        sharing->resource_id[r] == c->device->device_id) {
+      return &sharing->resources[r];
+    }
+  }
+  size_t r = sharing->n_resources++;
+  sharing->resource_physical[r] = physical;
+  sharing->resource_id[r] = c->device->device_id;
+  snprintf(sharing->resource_names[r], sizeof(sharing->resource_names[r]), "%.60s %lld", physical,
+           (long long)c->device->device_id);
+  int limit = session->jobs < ADC_DEVICE_PROCESSES ? session->jobs : ADC_DEVICE_PROCESSES;
+  sharing->resources[r] = (struct adc_task_resource){limit > 0 ? limit : 1, sharing->resource_names[r]};
+  return &sharing->resources[r];
+}
+
+/* The task that runs case `c`. */
+static struct adc_task task_of(struct sharing* sharing, const struct adc_session* session,
+                               const struct adc_case* c, const struct adc_case_task* argument) {
+  bool costly = adc_device_start_is_costly(c->device->driver);
+  return (struct adc_task){
+      .run = run_case,
+      .argument = argument,
+      .timeout_seconds = adc_case_timeout(session, c),
+      .mostly_waits = case_mostly_waits(c),
+      .preloaded = c->device->driver->preload_runtime != NULL,
+      .group = adc_cases_share_processes(session, c->device) ? group_of(sharing, session, c) : NULL,
+      .run_prepared = run_prepared_case,
+      .resource = resource_of(sharing, session, c),
+      .start_seconds = costly ? adc_session_timeout(session, ADC_DEVICE_START_SECONDS) : 0,
+  };
+}
+
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
                   struct adc_task_result* results, adc_case_observer observer, void* context,
                   struct adc_error* error) {
-  struct case_task* case_tasks = calloc(n_cases + 1, sizeof(*case_tasks));
+  struct adc_case_task* case_tasks = calloc(n_cases + 1, sizeof(*case_tasks));
   struct adc_task* tasks = calloc(n_cases + 1, sizeof(*tasks));
+  /* Read by the prepared processes: ordinary memory, not the parent's alone. */
+  struct sharing* sharing = calloc(1, sizeof(*sharing));
   /* Results are the parent's alone (support/parent_only_memory.h). */
   struct adc_task_result* task_results = adc_parent_only_calloc(n_cases + 1, sizeof(*task_results));
-  if (case_tasks == NULL || tasks == NULL || task_results == NULL) {
+  if (case_tasks == NULL || tasks == NULL || sharing == NULL || task_results == NULL) {
     adc_parent_only_free(task_results);
+    free(sharing);
     free(tasks);
     free(case_tasks);
     return adc_fail(error, "out of memory");
@@ -93,10 +212,8 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
       if (observer != NULL) observer(&cases[i], &results[i], context);
       continue;
     }
-    case_tasks[n_tasks] = (struct case_task){session, &cases[i], i};
-    tasks[n_tasks] =
-        (struct adc_task){run_case, &case_tasks[n_tasks], adc_case_timeout(session, &cases[i]),
-                          case_mostly_waits(&cases[i]), cases[i].device->driver->preload_runtime != NULL};
+    case_tasks[n_tasks] = (struct adc_case_task){session, &cases[i], i};
+    tasks[n_tasks] = task_of(sharing, session, &cases[i], &case_tasks[n_tasks]);
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};
@@ -109,10 +226,13 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .process_log_dir = session->process_log_dir,
                              .preload = preload_device_runtimes,
                              .preload_context = (void*)session,
+                             .resources = sharing->resources,
+                             .n_resources = sharing->n_resources,
                              .on_result = on_task_result,
                              .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);
   adc_parent_only_free(task_results);
+  free(sharing);
   free(tasks);
   free(case_tasks);
   return status;

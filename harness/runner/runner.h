@@ -6,12 +6,21 @@
 #ifndef ADC_RUNNER_H
 #define ADC_RUNNER_H
 
+#include <stdbool.h>
+
 #include "runner/session.h"
 #include "support/error.h"
 
 /* Called in the parent as each case ends (its result is final). */
 typedef void (*adc_case_observer)(const struct adc_case* c, const struct adc_task_result* result,
                                   void* context);
+
+/* Whether the cases of `device` share prepared processes
+ * (runner/task_runner.h) under the session's --isolation. */
+bool adc_cases_share_processes(const struct adc_session* session, const struct adc_device_target* device);
+
+/* "auto", "case", "shared": --isolation's value. */
+const char* adc_isolation_name(enum adc_isolation isolation);
 
 /* Fills results[i] for cases[i].  Returns 0, or -1 with the reason when the
  * harness itself could not go on. */

@@ -17,6 +17,27 @@
 /* A case's limit when neither --timeout nor its rule sets one. */
 #define ADC_DEFAULT_TIMEOUT_SECONDS 10.0
 
+/* How long a process may take to open a device whose start is costly
+ * (adc_device_start_is_costly), before its case's limit starts: CUDA's
+ * start took 0.2 to 0.4 s alone and 2.4 s each with 16 at once on an
+ * H200; a start past it ends the case unresolved. */
+#define ADC_DEVICE_START_SECONDS 30.0
+
+/* Processes that may hold one physical device whose start is costly at
+ * once (fewer where --jobs is): the driver serialises context creation,
+ * so more would only lengthen each start's queue (16 at once took 2.4 s
+ * each on an H200, 0.2 to 0.4 s alone). */
+#define ADC_DEVICE_PROCESSES 8
+
+/* Where cases run (--isolation). */
+enum adc_isolation {
+  /* Cases of devices whose start is costly share prepared processes
+   * (runner/task_runner.h); every other case runs in a process of its own. */
+  ADC_ISOLATION_AUTO,
+  ADC_ISOLATION_CASE,   /* every case in a process of its own */
+  ADC_ISOLATION_SHARED, /* the cases of every device share prepared processes */
+};
+
 struct adc_fixture {
   char* name; /* file name without ".json" */
   char* path;
@@ -73,6 +94,7 @@ struct adc_session {
    * adc_process_log_path names it (--valgrind); NULL when none. */
   const char* process_log_dir;
   int jobs;
+  enum adc_isolation isolation;
   size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */
   const struct adc_expectations* expectations; /* --expect; NULL when not given */
 };

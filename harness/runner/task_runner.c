@@ -1,66 +1,33 @@
 #include "runner/task_runner.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "runner/orphans.h"
-#include "runner/output_capture.h"
 #include "runner/preload_server.h"
+#include "runner/prepared_process.h"
+#include "runner/task_outcome.h"
+#include "runner/task_process.h"
+#include "runner/task_queue.h"
 #include "runner/wire.h"
 #include "support/clock.h"
 #include "support/parent_only_memory.h"
 
-/* Bytes read from one pipe per wake-up, so that a process flooding its
- * output cannot starve the others or their deadlines. */
-#define DRAIN_BUDGET (64 * 1024)
 /* How often, at least, processes left behind are looked for during a run. */
 #define SWEEP_SECONDS 0.5
-
-enum end_cause { ENDED, TIMED_OUT, STOPPED, INTERRUPTED };
-
-/* A running task, as the parent sees it.  Slots are parent-only memory
- * (support/parent_only_memory.h): a fork neither copies nor
- * write-protects them, and a task's process does not have them. */
-struct slot {
-  size_t index;
-  pid_t pid; /* 0: the slot is free */
-  /* The parent's ends of the task's pipes, -1 once closed.  The parent
-   * also keeps the output pipe's write end until the task is settled, so
-   * that the pipe never reaches end of file: a process's exit closes its
-   * descriptors just before it becomes a zombie, and an end of file would
-   * wake the parent once for that and again for SIGCHLD.  What the task
-   * wrote is in the pipe by the time SIGCHLD comes. */
-  int verdict_fd;
-  int output_fd;
-  int output_write_fd;
-  double started;
-  double deadline;
-  bool killed; /* its process group was sent SIGKILL */
-  enum end_cause cause;
-  int stop_signal;
-  /* One byte more than a record, so that one read tells a record from more. */
-  unsigned char verdict[sizeof(struct adc_wire_verdict) + 1];
-  size_t verdict_bytes;
-  struct adc_output_capture output;
-  /* Where drain_output() reads into: here rather than on the stack, whose pages
-   * every fork write-protects. */
-  char read_buffer[ADC_CAPTURE_TAIL / 2];
-};
-
-/* Where a task's process finds its verdict pipe: the first descriptor
- * after standard input, output and error.  It has no other. */
-#define TASK_VERDICT_FD 3
+/* How long a prepared process told to end may take to exit: its library's
+ * destructors run, and a leak checker's report where there is one. */
+#define CLOSE_SECONDS 30.0
 
 /* SIGCHLD, SIGINT and SIGTERM are blocked while tasks run and read from
  * this descriptor, which poll() watches with the tasks' output: a child's
@@ -144,304 +111,460 @@ static void restore_signals(const struct saved_signals* saved) {
   null_input = -1;
 }
 
-/* ---- starting a task ---------------------------------------------------- */
-
-/* Closes every descriptor from `first` on. */
-static void close_from(int first) {
-  if (close_range((unsigned)first, ~0U, 0) == 0) return;
-  /* Kernels before 5.9: the descriptors this process has. */
-  DIR* open_fds = opendir("/proc/self/fd");
-  if (open_fds == NULL) return;
-  struct dirent* entry;
-  while ((entry = readdir(open_fds)) != NULL) {
-    int fd = atoi(entry->d_name);
-    if (fd >= first && fd != dirfd(open_fds)) close(fd);
-  }
-  closedir(open_fds);
-}
-
-/* In the child: a process group of its own, no blocked signal, standard
- * input from /dev/null, standard output and error into the output pipe,
- * the verdict pipe as TASK_VERDICT_FD and no other descriptor, and death
- * with the harness.  `forked_by` is the process that forked it: the
- * harness, or the preloading server's middle process, in which case the
- * harness becomes its parent once that has exited. */
-static void become_task_process(pid_t harness, pid_t forked_by, const struct adc_task_run* run,
-                                int verdict_fd, int output_fd) {
-  setpgid(0, 0);
-  /* The death signal is sent when the parent exits: it is asked for once
-   * the harness is the parent, not while the middle process still is. */
-  if (forked_by != harness) adc_preload_server_await_handover(forked_by);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != harness) _exit(1); /* the harness died before the line above */
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  /* None of these is 0, 1 or 2 (keep_standard_descriptors_taken). */
-  if (null_input >= 0) dup2(null_input, STDIN_FILENO);
-  dup2(output_fd, STDOUT_FILENO);
-  dup2(output_fd, STDERR_FILENO);
-  if (verdict_fd != TASK_VERDICT_FD) dup2(verdict_fd, TASK_VERDICT_FD);
-  /* Whatever else the harness holds (the signal descriptor, other tasks'
-   * pipes, report files) is not the library's to touch. */
-  close_from(TASK_VERDICT_FD + 1);
-  if (run->memory_limit_bytes > 0) {
-    struct rlimit limit = {run->memory_limit_bytes, run->memory_limit_bytes};
-    setrlimit(RLIMIT_AS, &limit);
-  }
-}
-
-static void close_pair(int pipe_ends[2]) {
-  close(pipe_ends[0]);
-  close(pipe_ends[1]);
-}
-
-/* Says once, on standard error, why the preloading server is gone: the
- * run goes on, its cases then starting from the harness, slower. */
-static void say_server_lost(const char* why) {
-  fprintf(stderr, "adc-conform: warning: %s; the cases it would have forked start from the harness\n", why);
-}
-
-/* Forks the task's process from the harness; its pid, or -1 with errno. */
-static pid_t fork_task(const struct adc_task* task, const struct adc_task_run* run, pid_t harness,
-                       int verdict_fd, int output_fd) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    become_task_process(harness, harness, run, verdict_fd, output_fd);
-    task->run(task->argument, TASK_VERDICT_FD);
-    /* exit(), not _exit(): library destructors run, and so do leak
-     * checkers, whose reports then become this case's verdict. */
-    exit(0);
-  }
-  /* Also from this side, so that the group exists before either goes on. */
-  if (pid > 0) setpgid(pid, pid);
-  return pid;
-}
-
-/* A task's two pipes.  Both ends of the verdict pipe may be non-blocking:
- * a record is far smaller than a pipe holds.  The output pipe's write end
- * blocks, as a library that prints expects. */
-static int make_pipes(int verdict_pipe[2], int output_pipe[2], struct adc_error* error) {
-  if (pipe2(verdict_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
-    return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
-  }
-  if (pipe2(output_pipe, O_CLOEXEC) != 0) {
-    close_pair(verdict_pipe);
-    return adc_fail(error, "cannot create a pipe: %s", strerror(errno));
-  }
-  fcntl(output_pipe[0], F_SETFL, O_NONBLOCK);
-  return 0;
-}
-
-static int start(const struct adc_task* task, const struct adc_task_run* run, size_t index, struct slot* slot,
-                 pid_t harness, struct adc_preload_server* server, struct adc_error* error) {
-  int verdict_pipe[2];
-  int output_pipe[2];
-  if (make_pipes(verdict_pipe, output_pipe, error) != 0) return -1;
-  pid_t pid = -1;
-  /* A server that fails is stopped; the task, and those after it, then
-   * start from the harness, loading their runtime themselves. */
-  struct adc_error server_error;
-  bool served = task->preloaded && server->pid != 0;
-  if (served &&
-      adc_preload_server_spawn(server, index, verdict_pipe[1], output_pipe[1], &pid, &server_error) != 0) {
-    say_server_lost(server_error.message);
-    served = false;
-    /* A middle process may outlive the server and fork the case after all:
-     * new pipes, so that nothing it writes reaches the task started here
-     * (the harness kills it as a process left behind). */
-    close_pair(verdict_pipe);
-    close_pair(output_pipe);
-    if (make_pipes(verdict_pipe, output_pipe, error) != 0) return -1;
-  }
-  if (!served) pid = fork_task(task, run, harness, verdict_pipe[1], output_pipe[1]);
-  if (pid < 0) {
-    int fork_errno = errno;
-    close_pair(verdict_pipe);
-    close_pair(output_pipe);
-    return adc_fail(error, "cannot start a case process: %s", strerror(fork_errno));
-  }
-  close(verdict_pipe[1]);
-  memset(slot, 0, sizeof(*slot));
-  slot->index = index;
-  slot->pid = pid;
-  slot->verdict_fd = verdict_pipe[0];
-  slot->output_fd = output_pipe[0];
-  slot->output_write_fd = output_pipe[1];
-  slot->started = adc_now_seconds();
-  slot->deadline = slot->started + task->timeout_seconds;
-  adc_capture_reset(&slot->output);
-  return 0;
-}
-
-/* ---- reading what a task sends ------------------------------------------ */
-
-/* The verdict, read once the task has ended, when all it sent is in the
- * pipe: one read takes it all, up to a byte more than a record. */
-static void read_verdict(struct slot* slot) {
-  ssize_t n = read(slot->verdict_fd, slot->verdict, sizeof(slot->verdict));
-  slot->verdict_bytes = n > 0 ? (size_t)n : 0;
-}
-
-/* Reads the output that is available, within the budget. */
-static void drain_output(struct slot* slot) {
-  for (size_t budget = DRAIN_BUDGET; budget > 0;) {
-    ssize_t n = read(slot->output_fd, slot->read_buffer, sizeof(slot->read_buffer));
-    if (n <= 0) return; /* nothing more for now: the parent holds a write end */
-    adc_capture_append(&slot->output, slot->read_buffer, (size_t)n);
-    budget = (size_t)n < budget ? budget - (size_t)n : 0;
-  }
-}
-
-void adc_process_log_path(char* path, size_t size, const char* log_dir, long pid) {
-  snprintf(path, size, "%s/" ADC_PROCESS_LOG_PREFIX "%ld" ADC_PROCESS_LOG_SUFFIX, log_dir, pid);
-}
-
-/* The log a wrapper of the harness wrote for the task's process, added to
- * its output (so that its headline can explain the end), then removed. */
-static void take_process_log(struct slot* slot, const char* log_dir) {
-  char path[4200];
-  adc_process_log_path(path, sizeof(path), log_dir, (long)slot->pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ssize_t n;
-  while ((n = read(fd, slot->read_buffer, sizeof(slot->read_buffer))) > 0) {
-    adc_capture_append(&slot->output, slot->read_buffer, (size_t)n);
-  }
-  close(fd);
-  unlink(path);
-}
-
-/* ---- settling a task's end ------------------------------------------------ */
-
-static const char* signal_name(int signal_number) {
-  const char* name = sigabbrev_np(signal_number);
-  return name != NULL ? name : "?";
-}
-
-static void describe_death(int wait_status, char* text, size_t size) {
-  if (WIFSIGNALED(wait_status)) {
-    snprintf(text, size, "was killed by signal %d (SIG%s: %s)", WTERMSIG(wait_status),
-             signal_name(WTERMSIG(wait_status)), strsignal(WTERMSIG(wait_status)));
-  } else {
-    snprintf(text, size, "exited with status %d", WEXITSTATUS(wait_status));
-  }
-}
-
-static void settle(const struct slot* slot, int wait_status, double timeout_seconds,
-                   struct adc_task_result* result) {
-  result->seconds = adc_now_seconds() - slot->started;
-  char detail[ADC_CAPTURE_LINE];
-  adc_capture_explain(&slot->output, detail, sizeof(detail));
-  const char* sep = detail[0] ? ": " : "";
-  char* message = result->message;
-  size_t size = sizeof(result->message);
-  struct adc_wire_verdict verdict;
-  bool sent = slot->verdict_bytes > 0;
-  bool more_than_a_record = slot->verdict_bytes > sizeof(verdict);
-  bool accepted = !more_than_a_record && adc_wire_accept(slot->verdict, slot->verdict_bytes, &verdict);
-  char death[160];
-  describe_death(wait_status, death, sizeof(death));
-  bool clean_exit = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
-
-  if (slot->cause == INTERRUPTED) {
-    result->status = ADC_UNRESOLVED;
-    snprintf(message, size, "the run was interrupted by SIG%s after %.1f s", signal_name(last_interruption),
-             result->seconds);
-  } else if (slot->cause == TIMED_OUT) {
-    result->status = ADC_TIMEOUT;
-    snprintf(message, size, "no verdict within %.0f s; the case was killed%s%s", timeout_seconds, sep,
-             detail);
-  } else if (slot->cause == STOPPED) {
-    result->status = ADC_TIMEOUT;
-    snprintf(message, size, "the case stopped itself (signal %d, SIG%s) and was killed%s%s",
-             slot->stop_signal, signal_name(slot->stop_signal), sep, detail);
-  } else if (sent && !accepted) {
-    result->status = ADC_CRASH;
-    snprintf(message, size,
-             "the case sent a malformed verdict (%zu%s bytes on the verdict channel); the case %s%s%s",
-             slot->verdict_bytes, more_than_a_record ? " or more" : "", death, sep, detail);
-  } else if (accepted && clean_exit) {
-    result->status = (enum adc_status)verdict.status;
-    snprintf(message, size, "%s", verdict.message);
-  } else if (accepted && verdict.status != ADC_PASS) {
-    /* The rule had already judged; the death came after. */
-    result->status = (enum adc_status)verdict.status;
-    snprintf(message, size, "%.800s (then the case %s%s%s)", verdict.message, death, sep, detail);
-  } else {
-    result->status = ADC_CRASH;
-    snprintf(message, size, "%s %s%s%s", accepted ? "after passing, the case" : "the case", death, sep,
-             detail);
-  }
-}
-
-/* ---- the loop ------------------------------------------------------------- */
+/* ---- the run's state ------------------------------------------------------ */
 
 struct run_state {
   const struct adc_task* tasks;
   size_t n_tasks;
   const struct adc_task_run* run;
   struct adc_task_result* results;
-  struct slot* slots; /* parent-only memory: `jobs`, then the waiting slots */
+  struct adc_task_queue queue;
+  struct adc_slot* slots; /* parent-only memory: `jobs`, then the waiting slots */
   int n_slots;
   int n_waiting_slots; /* the last slots, for tasks that mostly wait */
-  /* The next task not started of each kind: [0] those that use the CPU,
-   * [1] those that mostly wait (n_tasks where none is left). */
-  size_t next[2];
-  pid_t* running; /* scratch: the pids of the running tasks */
-  pid_t harness;  /* this process, which a task's process checks is its parent */
-  /* Forks the tasks marked `preloaded`; pid 0 when there is none. */
+  pid_t* running;      /* scratch: the pids of the running processes */
+  pid_t harness;       /* this process, which a task's process checks is its parent */
+  /* Forks the processes of preloaded tasks and groups; pid 0 when there is none. */
   struct adc_preload_server server;
-  size_t started;
-  size_t finished;
   bool interrupted;
+  int status; /* 0, or -1 once the harness itself could not go on */
+  struct adc_error* error;
 };
 
-static void finish(struct run_state* state, struct slot* slot, int wait_status) {
-  read_verdict(slot);
-  drain_output(slot);
-  /* Whoever still holds the pipes (a process that left the group) is not
-   * waited for. */
-  close(slot->verdict_fd);
-  close(slot->output_fd);
-  close(slot->output_write_fd);
-  slot->verdict_fd = slot->output_fd = slot->output_write_fd = -1;
-  if (state->run->process_log_dir != NULL) take_process_log(slot, state->run->process_log_dir);
-  struct adc_task_result* result = &state->results[slot->index];
-  settle(slot, wait_status, state->tasks[slot->index].timeout_seconds, result);
-  if (state->run->on_result != NULL) state->run->on_result(slot->index, result, state->run->context);
-  slot->pid = 0;
-  state->finished++;
+/* The preloading server's requests name a task, or a group's prepared
+ * process as n_tasks + the index of one of the group's tasks (the queue,
+ * parent-only memory, is not the child's to read: the task is). */
+static size_t request_for_group(const struct run_state* state, size_t group) {
+  return state->n_tasks + state->queue.group_tasks[state->queue.group_first[group]];
 }
 
-static struct slot* slot_of(struct run_state* state, pid_t pid) {
-  for (int s = 0; s < state->n_slots; s++) {
-    if (state->slots[s].pid == pid) return &state->slots[s];
+/* Says once, on standard error, why the preloading server is gone: the
+ * run goes on, its processes then starting from the harness, slower. */
+static void say_server_lost(const char* why) {
+  fprintf(stderr, "adc-conform: warning: %s; the cases it would have forked start from the harness\n", why);
+}
+
+/* A task's verdict is final: the caller hears of it. */
+static void conclude(struct run_state* state, size_t index) {
+  adc_task_queue_done(&state->queue, index);
+  if (state->run->on_result != NULL)
+    state->run->on_result(index, &state->results[index], state->run->context);
+}
+
+/* A task a refusing device gave up on ends unresolved without a process. */
+static void give_up_task(size_t index, const char* reason, void* context) {
+  struct run_state* state = context;
+  const struct adc_task_resource* resource = state->tasks[index].resource;
+  struct adc_task_result* result = &state->results[index];
+  result->status = ADC_UNRESOLVED;
+  result->seconds = 0;
+  snprintf(result->message, sizeof(result->message),
+           "not run: %s refused %d processes in a row after the run's probe found it: %.900s",
+           resource != NULL ? resource->name : "the device", ADC_RESOURCE_REFUSALS_TOLERATED, reason);
+  conclude(state, index);
+}
+
+/* ---- starting a process --------------------------------------------------- */
+
+/* In a process forked by the harness or the preloading server: runs task
+ * `request` in a process of its own, or serves a prepared process. */
+static _Noreturn void run_in_process(const struct run_state* state, size_t request, int channel_fd) {
+  if (request >= state->n_tasks) {
+    adc_serve_prepared(state->tasks[request - state->n_tasks].group, state->tasks, state->n_tasks,
+                       channel_fd);
   }
-  return NULL;
+  const struct adc_task* task = &state->tasks[request];
+  task->run(task->argument, channel_fd);
+  /* exit(), not _exit(): library destructors run, and so do leak
+   * checkers, whose reports then become this case's verdict. */
+  exit(0);
 }
 
-static void kill_group(struct slot* slot, enum end_cause cause) {
+/* In a process forked by the preloading server (preload_server.h). */
+static void run_served(void* context, size_t request, int channel_fd, int output_fd, pid_t forked_by) {
+  const struct run_state* state = context;
+  size_t task = request < state->n_tasks ? request : 0;
+  adc_become_task_process(state->harness, forked_by, state->run, null_input, channel_fd, output_fd, task);
+  run_in_process(state, request, ADC_TASK_CHANNEL_FD);
+}
+
+/* Forks request `request`'s process from the harness; its pid, or -1 with errno. */
+static pid_t fork_from_harness(const struct run_state* state, size_t request, int channel_fd, int output_fd) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    size_t task = request < state->n_tasks ? request : 0;
+    adc_become_task_process(state->harness, state->harness, state->run, null_input, channel_fd, output_fd,
+                            task);
+    run_in_process(state, request, ADC_TASK_CHANNEL_FD);
+  }
+  /* Also from this side, so that the group exists before either goes on. */
+  if (pid > 0) setpgid(pid, pid);
+  return pid;
+}
+
+/* Starts request `request` (a task, or a group's prepared process) in
+ * slot `slot`, by the preloading server where `preloaded`.  0, or -1 with
+ * the reason when no process could be made. */
+static int start_process(struct run_state* state, struct adc_slot* slot, size_t request, bool preloaded) {
+  int channel[2];
+  int output[2];
+  if (adc_make_channels(channel, output, state->error) != 0) return -1;
+  pid_t pid = -1;
+  /* A server that fails is stopped; the process, and those after it, then
+   * start from the harness, loading their runtime themselves. */
+  struct adc_error server_error;
+  bool served = preloaded && state->server.pid != 0;
+  if (served &&
+      adc_preload_server_spawn(&state->server, request, channel[1], output[1], &pid, &server_error) != 0) {
+    say_server_lost(server_error.message);
+    served = false;
+    /* A middle process may outlive the server and fork the process after
+     * all: new channels, so that nothing it writes reaches the one started
+     * here (the harness kills it as a process left behind). */
+    adc_close_pair(channel);
+    adc_close_pair(output);
+    if (adc_make_channels(channel, output, state->error) != 0) return -1;
+  }
+  if (!served) pid = fork_from_harness(state, request, channel[1], output[1]);
+  if (pid < 0) {
+    int fork_errno = errno;
+    adc_close_pair(channel);
+    adc_close_pair(output);
+    return adc_fail(state->error, "cannot start a case process: %s", strerror(fork_errno));
+  }
+  close(channel[1]);
+  bool waiting = slot->waiting;
+  memset(slot, 0, offsetof(struct adc_slot, output));
+  slot->waiting = waiting;
+  slot->pid = pid;
+  slot->channel_fd = channel[0];
+  slot->output_fd = output[0];
+  slot->output_write_fd = output[1];
+  slot->started = adc_now_seconds();
+  slot->task_started = slot->started;
+  slot->resource = -1;
+  adc_capture_reset(&slot->output);
+  return 0;
+}
+
+/* Starts task `index` in a process of its own. */
+static int start_alone(struct run_state* state, struct adc_slot* slot, size_t index) {
+  const struct adc_task* task = &state->tasks[index];
+  if (start_process(state, slot, index, task->preloaded) != 0) return -1;
+  slot->has_task = true;
+  slot->index = index;
+  slot->resource = adc_task_queue_resource_of(&state->queue, index);
+  adc_task_queue_hold(&state->queue, slot->resource);
+  bool timed_start = task->start_seconds > 0;
+  slot->phase = timed_start ? ADC_PHASE_STARTING : ADC_PHASE_RUNNING;
+  slot->deadline = slot->started + (timed_start ? task->start_seconds : task->timeout_seconds);
+  return 0;
+}
+
+/* Starts a prepared process of group `group`, which holds the device of
+ * the group's tasks. */
+static int start_prepared(struct run_state* state, struct adc_slot* slot, size_t group) {
+  const struct adc_task_group* task_group = state->queue.groups[group];
+  if (start_process(state, slot, request_for_group(state, group), task_group->preloaded) != 0) return -1;
+  slot->prepared = true;
+  slot->group = group;
+  const size_t* tasks = state->queue.group_tasks + state->queue.group_first[group];
+  slot->resource = adc_task_queue_resource_of(&state->queue, tasks[0]);
+  adc_task_queue_hold(&state->queue, slot->resource);
+  slot->phase = ADC_PHASE_STARTING;
+  slot->deadline = slot->started + task_group->start_seconds;
+  return 0;
+}
+
+/* ---- a prepared process's tasks -------------------------------------------- */
+
+/* Tells a prepared process to end: it exits once it reads the end of its
+ * channel, which confirms the tasks it passed. */
+static void close_prepared(struct adc_slot* slot) {
+  shutdown(slot->channel_fd, SHUT_WR);
+  slot->phase = ADC_PHASE_CLOSING;
+  slot->deadline = adc_now_seconds() + CLOSE_SECONDS;
+}
+
+/* Gives a ready prepared process its next task, or tells it to end. */
+static void dispatch(struct run_state* state, struct adc_slot* slot) {
+  size_t index;
+  if (state->interrupted || state->status != 0 || slot->left_behind ||
+      slot->tasks_run >= ADC_TASKS_PER_PREPARED_PROCESS ||
+      !adc_task_queue_next_of_group(&state->queue, slot->group, slot->waiting, &index)) {
+    close_prepared(slot);
+    return;
+  }
+  struct adc_prepared_command command = {index};
+  /* A process that died meanwhile is settled when it is reaped: its task
+   * then runs alone. */
+  send(slot->channel_fd, &command, sizeof(command), MSG_NOSIGNAL | MSG_DONTWAIT);
+  slot->has_task = true;
+  slot->index = index;
+  slot->phase = ADC_PHASE_RUNNING;
+  slot->task_started = adc_now_seconds();
+  slot->deadline = slot->task_started + state->tasks[index].timeout_seconds;
+  adc_capture_reset(&slot->output); /* what it prints from now on is this task's */
+}
+
+/* A task that did not pass in a prepared process runs again alone; what
+ * it did there is kept with its result. */
+static void run_again_alone(struct run_state* state, size_t index, enum adc_status status,
+                            const char* message) {
+  struct adc_shared_attempt* shared = &state->results[index].shared;
+  shared->ran = true;
+  shared->rerun_alone = true;
+  shared->status = status;
+  snprintf(shared->message, sizeof(shared->message), "%.*s", (int)sizeof(shared->message) - 1, message);
+  adc_task_queue_run_alone(&state->queue, index);
+}
+
+/* The verdict a prepared process gave its task. */
+static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot,
+                                  const struct adc_wire_record* record) {
+  size_t index = slot->index;
+  slot->has_task = false;
+  slot->tasks_run++;
+  enum adc_status status = (enum adc_status)record->status;
+  if (status == ADC_PASS || status == ADC_NOT_SUPPORTED) {
+    struct adc_task_result* result = &state->results[index];
+    result->status = status;
+    snprintf(result->message, sizeof(result->message), "%s", record->message);
+    result->seconds = adc_now_seconds() - slot->task_started;
+    result->shared.ran = true;
+    adc_task_queue_provisional(&state->queue, index);
+    slot->provisional[slot->n_provisional++] = index;
+  } else {
+    run_again_alone(state, index, status, record->message);
+  }
+  slot->phase = ADC_PHASE_IDLE;
+  dispatch(state, slot);
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+static void out_of_place(struct adc_slot* slot, size_t bytes) {
+  slot->malformed = true;
+  slot->malformed_out_of_place = true;
+  slot->malformed_bytes = bytes;
+}
+
+/* A record from a process of its own: [READY] then a verdict, or REFUSED. */
+static void take_alone_record(struct run_state* state, struct adc_slot* slot,
+                              const struct adc_wire_record* record) {
+  bool about_its_task = record->task == slot->index;
+  if (record->kind == ADC_WIRE_READY && !slot->ready && !slot->verdict_came && !slot->refused &&
+      about_its_task) {
+    slot->ready = true;
+    slot->task_started = adc_now_seconds();
+    slot->phase = ADC_PHASE_RUNNING;
+    slot->deadline = slot->task_started + state->tasks[slot->index].timeout_seconds;
+    adc_task_queue_accepted(&state->queue, slot->resource);
+  } else if (record->kind == ADC_WIRE_REFUSED && !slot->ready && !slot->verdict_came && !slot->refused &&
+             about_its_task) {
+    slot->refused = true;
+    snprintf(slot->refusal, sizeof(slot->refusal), "%s", record->message);
+  } else if (record->kind == ADC_WIRE_VERDICT && !slot->verdict_came && !slot->refused && about_its_task) {
+    slot->verdict_came = true;
+    slot->verdict = *record;
+  } else {
+    out_of_place(slot, sizeof(*record));
+  }
+}
+
+/* A record from a prepared process: READY (or a failed prepare's verdict,
+ * or REFUSED), then per task [LEFT_BEHIND] and its verdict. */
+static void take_prepared_record(struct run_state* state, struct adc_slot* slot,
+                                 const struct adc_wire_record* record) {
+  bool starting = slot->phase == ADC_PHASE_STARTING;
+  bool about_its_task = slot->phase == ADC_PHASE_RUNNING && record->task == slot->index;
+  if (starting && record->kind == ADC_WIRE_READY) {
+    slot->ready = true;
+    adc_task_queue_accepted(&state->queue, slot->resource);
+    adc_task_queue_prepared_ready(&state->queue, slot->group);
+    slot->phase = ADC_PHASE_IDLE;
+    dispatch(state, slot);
+  } else if (starting && record->kind == ADC_WIRE_REFUSED && !slot->refused && !slot->verdict_came) {
+    slot->refused = true;
+    snprintf(slot->refusal, sizeof(slot->refusal), "%s", record->message);
+  } else if (starting && record->kind == ADC_WIRE_VERDICT && !slot->refused && !slot->verdict_came) {
+    slot->verdict_came = true; /* its prepare failed: the group's tasks will run alone */
+    slot->verdict = *record;
+  } else if (about_its_task && record->kind == ADC_WIRE_LEFT_BEHIND && !slot->left_behind) {
+    slot->left_behind = true;
+    snprintf(slot->left_what, sizeof(slot->left_what), "%s", record->message);
+  } else if (about_its_task && record->kind == ADC_WIRE_VERDICT) {
+    take_prepared_verdict(state, slot, record);
+  } else {
+    out_of_place(slot, sizeof(*record));
+  }
+}
+
+static void kill_group(struct adc_slot* slot, enum adc_end_cause cause) {
   if (slot->killed) return;
   slot->killed = true;
   slot->cause = cause;
   kill(-slot->pid, SIGKILL);
 }
 
-/* Handles every child whose state changed.  A task's group is killed while
- * its leader is still a zombie, which keeps the group's id from being reused. */
+static void take_record(struct adc_slot* slot, const struct adc_wire_record* record, void* context) {
+  if (slot->prepared) {
+    take_prepared_record(context, slot, record);
+  } else {
+    take_alone_record(context, slot, record);
+  }
+}
+
+/* Reads what the slot's process sent; a process that sent what it must
+ * not is killed at once (its task is then judged from that). */
+static void read_records(struct run_state* state, struct adc_slot* slot) {
+  adc_read_records(slot, take_record, state);
+  if (slot->malformed) kill_group(slot, ADC_ENDED);
+}
+
+/* ---- settling a process's end --------------------------------------------- */
+
+static void close_slot_descriptors(struct adc_slot* slot) {
+  /* Whoever still holds the pipes (a process that left the group) is not
+   * waited for. */
+  close(slot->channel_fd);
+  close(slot->output_fd);
+  close(slot->output_write_fd);
+  slot->channel_fd = slot->output_fd = slot->output_write_fd = -1;
+}
+
+/* A process of its own ended. */
+static void finish_alone(struct run_state* state, struct adc_slot* slot, int wait_status) {
+  size_t index = slot->index;
+  const struct adc_task* task = &state->tasks[index];
+  double now = adc_now_seconds();
+  bool timed_start_hung = slot->cause == ADC_TIMED_OUT && task->start_seconds > 0 && !slot->ready;
+  if (slot->refused && slot->cause != ADC_INTERRUPTED && !slot->malformed) {
+    /* Not the task's verdict: the device's.  It runs again once the
+     * device admits another process. */
+    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal);
+    adc_task_queue_run_alone(&state->queue, index);
+    return;
+  }
+  if (timed_start_hung) {
+    char reason[128];
+    snprintf(reason, sizeof(reason), "a process's device did not open within %g s", task->start_seconds);
+    adc_task_queue_refused(&state->queue, slot->resource, now, reason);
+  }
+  adc_settle_alone(slot, wait_status, task, last_interruption, now, &state->results[index]);
+  conclude(state, index);
+}
+
+/* Whether a prepared process ended as told: exited 0 once its channel was
+ * closed (or after a task that left something), nothing else amiss. */
+static bool ended_cleanly(const struct adc_slot* slot, int wait_status) {
+  return slot->phase == ADC_PHASE_CLOSING && !slot->killed && !slot->malformed && WIFEXITED(wait_status) &&
+         WEXITSTATUS(wait_status) == 0;
+}
+
+/* A prepared process that never became ready: refused by its device, or
+ * unable to prepare (its tasks then run alone, each getting its own
+ * verdict for it). */
+static void finish_unprepared(struct run_state* state, struct adc_slot* slot) {
+  double now = adc_now_seconds();
+  if (slot->cause == ADC_INTERRUPTED) {
+    adc_task_queue_prepared_failed(&state->queue, slot->group, false);
+  } else if (slot->refused && !slot->malformed) {
+    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal);
+    adc_task_queue_prepared_failed(&state->queue, slot->group, false);
+  } else {
+    if (slot->cause == ADC_TIMED_OUT) {
+      char reason[160];
+      snprintf(reason, sizeof(reason), "a prepared process was not ready within %g s",
+               state->queue.groups[slot->group]->start_seconds);
+      adc_task_queue_refused(&state->queue, slot->resource, now, reason);
+    }
+    adc_task_queue_prepared_failed(&state->queue, slot->group, true);
+  }
+}
+
+/* A prepared process ended: the task it was running, and those it passed. */
+static void finish_prepared(struct run_state* state, struct adc_slot* slot, int wait_status) {
+  if (!slot->ready) {
+    finish_unprepared(state, slot);
+    return;
+  }
+  if (slot->has_task) {
+    enum adc_status status;
+    char message[sizeof(((struct adc_task_result*)0)->message)];
+    adc_settle_interrupted_task(slot, wait_status, &state->tasks[slot->index], last_interruption, &status,
+                                message, sizeof(message));
+    if (slot->cause == ADC_INTERRUPTED) {
+      struct adc_task_result* result = &state->results[slot->index];
+      result->status = status;
+      snprintf(result->message, sizeof(result->message), "%s", message);
+      result->seconds = adc_now_seconds() - slot->task_started;
+      conclude(state, slot->index);
+    } else {
+      run_again_alone(state, slot->index, status, message);
+    }
+  }
+  bool clean = ended_cleanly(slot, wait_status);
+  char why[200];
+  adc_describe_unclean_end(slot, wait_status, why, sizeof(why));
+  for (size_t p = 0; p < slot->n_provisional; p++) {
+    size_t index = slot->provisional[p];
+    struct adc_task_result* result = &state->results[index];
+    if (clean) {
+      conclude(state, index);
+    } else if (slot->cause == ADC_INTERRUPTED) {
+      result->status = ADC_UNRESOLVED;
+      snprintf(result->message, sizeof(result->message),
+               "the run was interrupted by SIG%s before the prepared process that passed the case ended",
+               adc_signal_abbreviation(last_interruption));
+      conclude(state, index);
+    } else {
+      char message[sizeof(result->shared.message)];
+      snprintf(message, sizeof(message), "%s, but %s", adc_status_name(result->status), why);
+      run_again_alone(state, index, result->status, message);
+    }
+  }
+}
+
+/* A slot's process was reaped. */
+static void finish(struct run_state* state, struct adc_slot* slot, int wait_status) {
+  read_records(state, slot);
+  adc_drain_output(slot);
+  close_slot_descriptors(slot);
+  if (state->run->process_log_dir != NULL) adc_take_process_log(slot, state->run->process_log_dir);
+  adc_task_queue_release(&state->queue, slot->resource);
+  if (slot->prepared) {
+    finish_prepared(state, slot, wait_status);
+  } else {
+    finish_alone(state, slot, wait_status);
+  }
+  slot->pid = 0;
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+static struct adc_slot* slot_of(struct run_state* state, pid_t pid) {
+  for (int s = 0; s < state->n_slots; s++) {
+    if (state->slots[s].pid == pid) return &state->slots[s];
+  }
+  return NULL;
+}
+
+/* Handles every child whose state changed.  A process's group is killed
+ * while its leader is still a zombie, which keeps the group's id from
+ * being reused. */
 static void reap(struct run_state* state) {
   for (;;) {
     siginfo_t info;
     memset(&info, 0, sizeof(info));
     if (waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0) return;
     pid_t pid = info.si_pid;
-    struct slot* slot = slot_of(state, pid);
+    struct adc_slot* slot = slot_of(state, pid);
     int wait_status = 0;
     if (pid == state->server.pid) {
-      /* The preloading server ended before the run did: the tasks left
-       * start from the harness. */
+      /* The preloading server ended before the run did: the processes
+       * left start from the harness. */
       adc_preload_server_stop(&state->server);
       say_server_lost("the preloading server ended");
     }
@@ -454,7 +577,7 @@ static void reap(struct run_state* state) {
     if (info.si_code == CLD_STOPPED || info.si_code == CLD_TRAPPED) {
       waitpid(pid, &wait_status, WNOHANG | WUNTRACED);
       if (!slot->killed) slot->stop_signal = info.si_status;
-      kill_group(slot, STOPPED);
+      kill_group(slot, ADC_STOPPED);
       continue;
     }
     kill(-pid, SIGKILL);
@@ -463,72 +586,82 @@ static void reap(struct run_state* state) {
   }
 }
 
-/* From `index` on, the first task of the kind (mostly waiting or not). */
-static size_t first_of_kind(const struct run_state* state, size_t index, bool waits) {
-  while (index < state->n_tasks && state->tasks[index].mostly_waits != waits) index++;
-  return index;
-}
-
-/* The task a free slot takes next, or n_tasks for none.  Without waiting
- * slots, tasks start in order.  With them, a slot of the `jobs` takes the
- * next task that uses the CPU, and one that waits only once none is left;
- * a waiting slot takes only those that wait. */
-static size_t next_for_slot(const struct run_state* state, int s) {
-  size_t busy = state->next[0];
-  size_t waiting = state->next[1];
-  if (state->n_waiting_slots == 0) return busy < waiting ? busy : waiting;
-  if (s >= state->n_slots - state->n_waiting_slots) return waiting;
-  return busy < state->n_tasks ? busy : waiting;
-}
-
-static void start_free_slots(struct run_state* state, int* status, struct adc_error* error) {
-  for (int s = 0; s < state->n_slots && state->started < state->n_tasks && *status == 0; s++) {
-    if (state->slots[s].pid != 0) continue;
-    size_t index = next_for_slot(state, s);
-    if (index >= state->n_tasks) continue;
-    *status = start(&state->tasks[index], state->run, index, &state->slots[s], state->harness, &state->server,
-                    error);
-    if (*status != 0) break;
-    state->started++;
-    bool waits = state->tasks[index].mostly_waits;
-    state->next[waits] = first_of_kind(state, index + 1, waits);
+static void start_free_slots(struct run_state* state) {
+  for (int s = 0; s < state->n_slots && state->status == 0 && !state->interrupted; s++) {
+    struct adc_slot* slot = &state->slots[s];
+    if (slot->pid != 0) continue;
+    size_t index;
+    size_t group;
+    if (!adc_task_queue_next_start(&state->queue, slot->waiting, adc_now_seconds(), &index, &group,
+                                   give_up_task, state)) {
+      continue;
+    }
+    state->status =
+        group == ADC_NO_GROUP ? start_alone(state, slot, index) : start_prepared(state, slot, group);
+    if (state->status != 0 && group == ADC_NO_GROUP) {
+      /* Not started: it is judged unresolved by the caller's error. */
+      adc_task_queue_run_alone(&state->queue, index);
+    } else if (state->status != 0) {
+      adc_task_queue_prepared_failed(&state->queue, group, false);
+    }
   }
 }
 
-/* Milliseconds until the nearest deadline, or until the next sweep. */
+/* Whether the slot's channel is read as records come (a prepared process,
+ * a process whose start is timed apart), rather than once it has ended. */
+static bool reads_records_as_they_come(const struct adc_slot* slot) {
+  return slot->prepared || slot->phase == ADC_PHASE_STARTING;
+}
+
+/* Milliseconds until the nearest deadline, the next device pause's end,
+ * or the next sweep. */
 static int poll_timeout_ms(const struct run_state* state, double now) {
   double wait = SWEEP_SECONDS;
   for (int s = 0; s < state->n_slots; s++) {
-    const struct slot* slot = &state->slots[s];
+    const struct adc_slot* slot = &state->slots[s];
     if (slot->pid != 0 && !slot->killed && slot->deadline - now < wait) wait = slot->deadline - now;
+  }
+  for (size_t r = 0; r < state->queue.n_resources; r++) {
+    double pause = state->queue.not_before[r] - now;
+    if (pause > 0 && pause < wait) wait = pause;
   }
   return wait <= 0 ? 0 : (int)(wait * 1000.0) + 1;
 }
 
-static void wait_for_events(struct run_state* state, struct pollfd* fds, struct slot** owners) {
+static void wait_for_events(struct run_state* state, struct pollfd* fds, struct adc_slot** owners) {
   int n_fds = 0;
   fds[n_fds++] = (struct pollfd){signal_fd, POLLIN, 0};
-  /* Only output is read as it comes, since a process can write more than a
-   * pipe holds; a verdict record fits in one and is read when the task
-   * ends, which spares a wake-up per task. */
+  /* Output is read as it comes, since a process can write more than a
+   * pipe holds; a process of its own's verdict fits in its channel and is
+   * read when it ends, which spares a wake-up per task. */
   for (int s = 0; s < state->n_slots; s++) {
-    struct slot* slot = &state->slots[s];
+    struct adc_slot* slot = &state->slots[s];
     if (slot->pid == 0) continue;
     fds[n_fds] = (struct pollfd){slot->output_fd, POLLIN, 0};
     owners[n_fds++] = slot;
+    if (reads_records_as_they_come(slot) && slot->channel_fd >= 0) {
+      fds[n_fds] = (struct pollfd){slot->channel_fd, POLLIN, 0};
+      owners[n_fds++] = slot;
+    }
   }
   poll(fds, (nfds_t)n_fds, poll_timeout_ms(state, adc_now_seconds()));
   if (fds[0].revents != 0) take_signals();
   for (int i = 1; i < n_fds; i++) {
-    if (fds[i].revents != 0) drain_output(owners[i]);
+    if (fds[i].revents == 0 || owners[i]->pid == 0) continue;
+    if (fds[i].fd == owners[i]->output_fd) {
+      adc_drain_output(owners[i]);
+    } else {
+      read_records(state, owners[i]);
+    }
   }
 }
 
 static void enforce_deadlines(struct run_state* state) {
   double now = adc_now_seconds();
   for (int s = 0; s < state->n_slots; s++) {
-    struct slot* slot = &state->slots[s];
-    if (slot->pid != 0 && !slot->killed && now >= slot->deadline) kill_group(slot, TIMED_OUT);
+    struct adc_slot* slot = &state->slots[s];
+    bool timed = slot->phase != ADC_PHASE_IDLE;
+    if (slot->pid != 0 && !slot->killed && timed && now >= slot->deadline) kill_group(slot, ADC_TIMED_OUT);
   }
 }
 
@@ -537,21 +670,19 @@ static void interrupt(struct run_state* state) {
   state->interrupted = true;
   last_interruption = interrupting_signal;
   for (int s = 0; s < state->n_slots; s++) {
-    if (state->slots[s].pid != 0) kill_group(&state->slots[s], INTERRUPTED);
+    if (state->slots[s].pid != 0) kill_group(&state->slots[s], ADC_INTERRUPTED);
   }
   for (size_t index = 0; index < state->n_tasks; index++) {
-    bool waits = state->tasks[index].mostly_waits;
-    if (index < state->next[waits]) continue; /* started: each kind starts in order */
+    unsigned char task_state = state->queue.state[index];
+    if (task_state != ADC_TASK_PENDING && task_state != ADC_TASK_ALONE) continue;
     struct adc_task_result* result = &state->results[index];
     result->status = ADC_UNRESOLVED;
     result->seconds = 0;
     snprintf(result->message, sizeof(result->message), "not run: the run was interrupted by SIG%s",
-             signal_name(last_interruption));
-    if (state->run->on_result != NULL) state->run->on_result(index, result, state->run->context);
-    state->started++;
-    state->finished++;
+             adc_signal_abbreviation(last_interruption));
+    conclude(state, index);
   }
-  state->next[0] = state->next[1] = state->n_tasks;
+  state->queue.n_alone = 0;
 }
 
 static void kill_orphans_now(const struct run_state* state) {
@@ -563,35 +694,45 @@ static void kill_orphans_now(const struct run_state* state) {
   adc_kill_orphans(state->running, n);
 }
 
-/* In a process forked by the preloading server (preload_server.h). */
-static void run_served_task(void* context, size_t index, int verdict_fd, int output_fd, pid_t forked_by) {
-  const struct run_state* state = context;
-  const struct adc_task* task = &state->tasks[index];
-  become_task_process(state->harness, forked_by, state->run, verdict_fd, output_fd);
-  task->run(task->argument, TASK_VERDICT_FD);
-  exit(0);
-}
-
 /* In the preloading server, before it serves. */
 static void preload_for_run(void* context) {
   const struct run_state* state = context;
   state->run->preload(state->run->preload_context);
 }
 
-/* Starts the preloading server where the run has one and a task that asks
- * for it.  Where it cannot start, those tasks start from the harness. */
+/* Starts the preloading server where the run has one and a task or a
+ * group that asks for it.  Where it cannot start, those processes start
+ * from the harness. */
 static void start_preload_server(struct run_state* state) {
   bool wanted = false;
   for (size_t i = 0; i < state->n_tasks && !wanted; i++) wanted = state->tasks[i].preloaded;
+  for (size_t g = 0; g < state->queue.n_groups && !wanted; g++) wanted = state->queue.groups[g]->preloaded;
   if (!wanted || state->run->preload == NULL) return;
   int keep[] = {null_input};
   struct adc_error error;
   double answer_seconds = state->run->preload_answer_seconds > 0 ? state->run->preload_answer_seconds
                                                                  : ADC_PRELOAD_ANSWER_SECONDS;
-  if (adc_preload_server_start(&state->server, preload_for_run, run_served_task, state, keep, 1,
-                               answer_seconds, &error) != 0) {
+  if (adc_preload_server_start(&state->server, preload_for_run, run_served, state, keep, 1, answer_seconds,
+                               &error) != 0) {
     say_server_lost(error.message);
   }
+}
+
+/* Whether every task's verdict is final and no process is left. */
+static bool all_settled(const struct run_state* state) {
+  if (state->queue.finished < state->n_tasks) return false;
+  for (int s = 0; s < state->n_slots; s++) {
+    if (state->slots[s].pid != 0) return false;
+  }
+  return true;
+}
+
+/* Whether a process is left running. */
+static bool any_running(const struct run_state* state) {
+  for (int s = 0; s < state->n_slots; s++) {
+    if (state->slots[s].pid != 0) return true;
+  }
+  return false;
 }
 
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
@@ -604,27 +745,30 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
       .n_slots = (run->jobs > 0 ? run->jobs : 1) + (run->waiting_jobs > 0 ? run->waiting_jobs : 0),
       .n_waiting_slots = run->waiting_jobs > 0 ? run->waiting_jobs : 0,
       .harness = getpid(),
-      .server = {.pid = 0, .socket_fd = -1}};
-  state.next[0] = first_of_kind(&state, 0, false);
-  state.next[1] = first_of_kind(&state, 0, true);
+      .server = {.pid = 0, .socket_fd = -1},
+      .error = error};
   last_interruption = 0;
   if (adc_become_subreaper(error) != 0) return -1;
+  if (adc_task_queue_init(&state.queue, tasks, n_tasks, run) != 0) return adc_fail(error, "out of memory");
   /* What only this process reads and writes after each fork is kept out
    * of the tasks' processes: forks then neither copy nor write-protect it. */
   state.slots = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.slots));
-  /* The running tasks and the preloading server. */
+  /* The running processes and the preloading server. */
   state.running = adc_parent_only_calloc((size_t)state.n_slots + 1, sizeof(*state.running));
-  /* The signal descriptor, then the output pipe of each running task. */
-  struct pollfd* fds = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*fds));
-  struct slot** owners = adc_parent_only_calloc(1 + (size_t)state.n_slots, sizeof(*owners));
+  /* The signal descriptor, then the output pipe and channel of each running process. */
+  struct pollfd* fds = adc_parent_only_calloc(1 + 2 * (size_t)state.n_slots, sizeof(*fds));
+  struct adc_slot** owners = adc_parent_only_calloc(1 + 2 * (size_t)state.n_slots, sizeof(*owners));
   bool allocated = state.slots && state.running && fds && owners;
   struct saved_signals saved;
-  int status = allocated ? install_signals(&saved, error) : adc_fail(error, "out of memory");
-  bool signals_taken = status == 0;
+  state.status = allocated ? install_signals(&saved, error) : adc_fail(error, "out of memory");
+  bool signals_taken = state.status == 0;
+  for (int s = 0; allocated && s < state.n_slots; s++) {
+    state.slots[s].waiting = s >= state.n_slots - state.n_waiting_slots;
+  }
   if (signals_taken) start_preload_server(&state);
   double last_sweep = adc_now_seconds();
-  while (status == 0 && state.finished < n_tasks) {
-    if (!state.interrupted) start_free_slots(&state, &status, error);
+  while (state.status == 0 && !all_settled(&state)) {
+    start_free_slots(&state);
     wait_for_events(&state, fds, owners);
     reap(&state);
     enforce_deadlines(&state);
@@ -634,8 +778,9 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
       last_sweep = adc_now_seconds();
     }
   }
-  /* After a failure, the tasks already started still end, each with its verdict. */
-  while (signals_taken && state.finished < state.started) {
+  /* After a failure, the processes already started still end, each task
+   * with its verdict. */
+  while (signals_taken && any_running(&state)) {
     wait_for_events(&state, fds, owners);
     reap(&state);
     enforce_deadlines(&state);
@@ -647,7 +792,8 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   adc_parent_only_free(fds);
   adc_parent_only_free(state.running);
   adc_parent_only_free(state.slots);
-  return status;
+  adc_task_queue_free(&state.queue);
+  return state.status;
 }
 
 int adc_run_interrupted_by(void) {

@@ -24,8 +24,19 @@
 #include "rule_api/status.h"
 #include "support/error.h"
 
+struct adc_task_group;
+struct adc_task_resource;
+
+/* A verdict given inside a prepared process. */
+struct adc_task_verdict {
+  enum adc_status status;
+  char message[1012];
+};
+
 struct adc_task {
-  /* Runs in the child; sends the verdict on `verdict_fd` (adc_wire_send). */
+  /* Runs in a process of its own; sends the verdict on `verdict_fd`
+   * (adc_wire_send), after READY where its start is timed apart, or
+   * REFUSED when its device refused it (wire.h). */
   void (*run)(const void* argument, int verdict_fd);
   const void* argument;
   double timeout_seconds;
@@ -37,12 +48,94 @@ struct adc_task {
    * has mapped what `adc_task_run.preload` maps (runner/preload_server.h),
    * rather than by the harness; the harness is its parent either way. */
   bool preloaded;
+  /* The prepared processes that may run it, one after another with the
+   * other tasks of the group (struct adc_task_group); NULL: it always
+   * runs in a process of its own. */
+  const struct adc_task_group* group;
+  /* In a prepared process of `group`: runs the task there and gives its
+   * verdict (which the process sends once it has looked for what the task
+   * left behind).  A fault the task's guard catches sends its own verdict
+   * and ends the process, as it does in a process of its own. */
+  void (*run_prepared)(const void* argument, struct adc_task_verdict* verdict);
+  /* The device its process holds (an element of adc_task_run.resources),
+   * admitted at so many processes at once; NULL: none. */
+  const struct adc_task_resource* resource;
+  /* Its process of its own sends READY once its device is open: until
+   * then this bounds it (past it: unresolved, the device never opened),
+   * and its time limit counts from READY.  0: the limit counts from the
+   * fork. */
+  double start_seconds;
+};
+
+/* Tasks that may share a prepared process: a process that makes once what
+ * each of them would make anew (loads the library, opens the device's
+ * runtime), then runs them one after another.  Isolation stays the
+ * promise (CONFORMANCE.md, "How cases run"):
+ *   - a task that does not pass (or not_supported) there is run again
+ *     alone, in a process of its own, and that run gives its verdict;
+ *   - a crash or a hang costs the prepared process, whose task is then run
+ *     alone, and the tasks after it go on in a new one;
+ *   - a task that leaves something behind (a thread, a process, a signal
+ *     disposition, memory, what the group's `left_behind` sees) ends its
+ *     prepared process after its verdict;
+ *   - the verdicts of a prepared process's tasks stand once it has exited
+ *     cleanly, after its last task: a process that dies or is killed has
+ *     every task it passed run again alone. */
+struct adc_task_group {
+  /* In the prepared process, before its first task: makes what its tasks
+   * share.  0, or -1 with the reason; `*refused` set where the reason is
+   * a device's refusal (wire.h, REFUSED), which the runner retries. */
+  int (*prepare)(const void* argument, bool* refused, struct adc_error* error);
+  /* Optional, in the prepared process after each task: writes what the
+   * task left behind that only the group can see (a device's sticky
+   * error, memory the library says it still holds) to `text`; whether
+   * it left anything. */
+  bool (*left_behind)(const void* argument, char* text, size_t size);
+  const void* argument;
+  /* Bounds `prepare`; past it the process is killed and its first task
+   * runs alone. */
+  double start_seconds;
+  /* Its processes are forked by the preloading server (adc_task.preloaded). */
+  bool preloaded;
+  const char* name; /* in messages: "reference on opencl" */
+};
+
+/* A device that processes hold: at most `limit` of them at once, a number
+ * the runner lowers when the device refuses one (REFUSED): then no
+ * process asks for it again before one that held it has ended, or a pause
+ * that doubles with each refusal in a row; after
+ * ADC_RESOURCE_REFUSALS_TOLERATED refusals in a row with no process
+ * holding it, its tasks end unresolved with the device's reason. */
+struct adc_task_resource {
+  int limit;
+  const char* name; /* "cuda device 0" */
+};
+#define ADC_RESOURCE_REFUSALS_TOLERATED 5
+/* The first pause after a refusal; it doubles with each refusal in a row. */
+#define ADC_RESOURCE_FIRST_PAUSE_SECONDS 0.05
+
+/* A prepared process runs at most this many tasks, then exits, which
+ * confirms their verdicts: a run's journal and progress hear of them in
+ * steps of at most this many, and whatever a library accumulates is
+ * bounded. */
+#define ADC_TASKS_PER_PREPARED_PROCESS 256
+
+/* How a task's verdict came about, where it ran in a prepared process. */
+struct adc_shared_attempt {
+  bool ran; /* the task ran in a prepared process first */
+  /* It was then run alone (what it did there was not a pass, or its
+   * prepared process did not end cleanly), and `status` and `message`
+   * are what the prepared process gave. */
+  bool rerun_alone;
+  enum adc_status status;
+  char message[400];
 };
 
 struct adc_task_result {
   enum adc_status status;
   char message[1400];
   double seconds;
+  struct adc_shared_attempt shared;
 };
 
 struct adc_task_run {
@@ -67,7 +160,10 @@ struct adc_task_run {
    * included (0: ADC_PRELOAD_ANSWER_SECONDS).  Past it, the process is
    * stopped and the tasks start from the harness. */
   double preload_answer_seconds;
-  /* Called in the parent as each task ends, in the order they end. */
+  /* The devices tasks may hold (adc_task.resource points into it). */
+  const struct adc_task_resource* resources;
+  size_t n_resources;
+  /* Called in the parent as each task's verdict is final, in that order. */
   void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
   void* context;
 };

@@ -1,21 +1,24 @@
-/* Fuzz target: the verdict record a case's process sends its parent
+/* Fuzz target: the records a task's process sends its parent
  * (harness/runner/wire.c).
  *
  * The first byte picks a path:
- *   even: the rest is what arrived on the verdict channel; whatever
+ *   even: the rest is what arrived on the record channel; whatever
  *         adc_wire_accept accepts must keep the promises the parent relies
- *         on when it prints and stores the verdict: a status in range, a
- *         message NUL-terminated inside the record and valid UTF-8.
- *         Inputs of the record's size are the interesting ones; shorter and
- *         longer ones must be refused.
- *   odd:  the rest (a status byte, then a message) goes through
- *         adc_wire_send into a pipe; what comes out must be accepted, with
- *         the status sent and a message that begins as the one sent did, up
+ *         on when it prints and stores a verdict: a known kind, a status in
+ *         range (a pass on any record but a verdict), a message
+ *         NUL-terminated inside the record and valid UTF-8.  Inputs of the
+ *         record's size are the interesting ones; shorter and longer ones
+ *         must be refused.
+ *   odd:  the rest (a status byte, a task byte, then a message) goes
+ *         through adc_wire_send into a sequenced-packet socket, as a case's
+ *         process sends; what comes out must be accepted, with the status
+ *         and task sent and a message that begins as the one sent did, up
  *         to the first byte adc_wire_send had to replace.
  * A broken promise aborts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "fuzz_target.h"
@@ -31,38 +34,46 @@ static void require(int condition, const char* promise) {
   }
 }
 
-static void check_accepted(const struct adc_wire_verdict* verdict) {
+static void check_accepted(const struct adc_wire_record* verdict) {
   require(verdict->magic == ADC_WIRE_MAGIC, "an accepted record has the magic number");
+  require(verdict->kind >= ADC_WIRE_VERDICT && verdict->kind <= ADC_WIRE_LEFT_BEHIND,
+          "an accepted kind is a kind");
   require(verdict->status >= 0 && verdict->status < ADC_STATUS_COUNT, "an accepted status is a status");
+  require(verdict->kind == ADC_WIRE_VERDICT || verdict->status == ADC_PASS,
+          "only a verdict carries a status other than pass");
   const char* end = memchr(verdict->message, '\0', sizeof(verdict->message));
   require(end != NULL, "an accepted message ends inside the record");
   require(adc_utf8_valid(verdict->message, (size_t)(end - verdict->message)), "an accepted message is UTF-8");
 }
 
 static void decode(const uint8_t* data, size_t size) {
-  struct adc_wire_verdict verdict;
+  struct adc_wire_record verdict;
   bool accepted = adc_wire_accept(data, size, &verdict);
   require(!accepted || size == sizeof(verdict), "only a whole record is accepted");
   if (accepted) check_accepted(&verdict);
 }
 
 static void round_trip(const uint8_t* data, size_t size) {
-  if (size == 0) return;
+  if (size < 2) return;
   enum adc_status status = (enum adc_status)(data[0] % ADC_STATUS_COUNT);
+  uint64_t task = data[1];
   /* The message, NUL-terminated where the input has none. */
   char message[2048];
-  size_t length = size - 1 < sizeof(message) - 1 ? size - 1 : sizeof(message) - 1;
-  memcpy(message, data + 1, length);
+  size_t length = size - 2 < sizeof(message) - 1 ? size - 2 : sizeof(message) - 1;
+  memcpy(message, data + 2, length);
   message[length] = '\0';
 
+  adc_wire_set_task(task);
   adc_wire_send(channel[1], status, message);
-  struct adc_wire_verdict received;
+  struct adc_wire_record received;
   uint8_t bytes[sizeof(received) + 1];
-  ssize_t got = read(channel[0], bytes, sizeof(bytes));
+  ssize_t got = recv(channel[0], bytes, sizeof(bytes), 0);
   require(got == (ssize_t)sizeof(received), "one send writes one whole record");
   require(adc_wire_accept(bytes, (size_t)got, &received), "what adc_wire_send writes is accepted");
   check_accepted(&received);
+  require(received.kind == ADC_WIRE_VERDICT, "a verdict arrives as a verdict");
   require(received.status == (int32_t)status, "the status arrives as sent");
+  require(received.task == task, "the task arrives as set");
   /* Up to the first byte that needed replacing, the message arrives as is. */
   size_t same = 0;
   while (message[same] != '\0' && received.message[same] == message[same]) same++;
@@ -79,8 +90,8 @@ static void round_trip(const uint8_t* data, size_t size) {
 int LLVMFuzzerInitialize(int* argc, char*** argv) {
   (void)argc;
   (void)argv;
-  if (pipe(channel) != 0) {
-    perror("pipe");
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, channel) != 0) {
+    perror("socketpair");
     abort();
   }
   return 0;

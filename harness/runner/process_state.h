@@ -1,0 +1,47 @@
+/* What a task could leave behind in a prepared process (task_runner.h),
+ * seen from inside the process: threads still running, child processes
+ * (alive or not yet reaped, the process being a child subreaper, so that
+ * a daemon a library double-forks becomes its child too), a changed signal
+ * disposition or mask, an interval timer left armed (alarm, setitimer),
+ * and memory still held (glibc malloc's bytes in use,
+ * every arena).  A snapshot is taken once the process is prepared and
+ * again after each task; any difference ends the process once the task's
+ * verdict is sent, so that the next task starts from what the first found.
+ * Reads only this process's own state; no allocation. */
+#ifndef ADC_PROCESS_STATE_H
+#define ADC_PROCESS_STATE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/time.h>
+
+/* Growth of malloc's bytes in use over one task that counts as memory the
+ * task left held: a library's lazy one-off allocations (a first use of
+ * stdio, a thread's first buffer) stay below it; a prepared process runs
+ * at most ADC_TASKS_PER_PREPARED_PROCESS tasks, which bounds what slower
+ * growth adds up to. */
+#define ADC_HELD_MEMORY_TOLERANCE ((size_t)256 * 1024)
+
+struct adc_process_state {
+  size_t threads;
+  size_t memory_in_use; /* malloc's, every arena, mmapped chunks included */
+  sigset_t mask;
+  bool timer_armed; /* ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF */
+  /* Each signal's handler and flags (SIGKILL and SIGSTOP left out). */
+  struct sigaction actions[NSIG];
+};
+
+/* Takes the snapshot of the calling process. */
+void adc_process_state_take(struct adc_process_state* state);
+
+/* Whether the process has a child, alive or a zombie. */
+bool adc_process_has_children(void);
+
+/* Compares `after` with `before`; writes what differs, one phrase ("left 2
+ * threads running; changed the disposition of SIGINT"), to `text`.
+ * Returns whether anything does. */
+bool adc_process_state_differs(const struct adc_process_state* before, const struct adc_process_state* after,
+                               char* text, size_t size);
+
+#endif /* ADC_PROCESS_STATE_H */

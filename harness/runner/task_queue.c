@@ -1,0 +1,310 @@
+#include "runner/task_queue.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "support/parent_only_memory.h"
+
+static bool mostly_waits(const struct adc_task_queue* queue, size_t task) {
+  return queue->tasks[task].mostly_waits;
+}
+
+static size_t group_index(const struct adc_task_queue* queue, const struct adc_task_group* group) {
+  for (size_t g = 0; g < queue->n_groups; g++) {
+    if (queue->groups[g] == group) return g;
+  }
+  return ADC_NO_GROUP;
+}
+
+/* Lists the groups and their tasks. */
+static void index_groups(struct adc_task_queue* queue) {
+  for (size_t t = 0; t < queue->n_tasks; t++) {
+    const struct adc_task_group* group = queue->tasks[t].group;
+    size_t g = group == NULL ? ADC_NO_GROUP : group_index(queue, group);
+    if (group != NULL && g == ADC_NO_GROUP) {
+      g = queue->n_groups++;
+      queue->groups[g] = group;
+    }
+    queue->group_of[t] = g;
+    if (g != ADC_NO_GROUP) queue->group_size[g]++;
+  }
+  size_t first = 0;
+  for (size_t g = 0; g < queue->n_groups; g++) {
+    queue->group_first[g] = first;
+    first += queue->group_size[g];
+    queue->group_pending[g] = queue->group_size[g];
+    queue->group_size[g] = 0; /* counted again as the tasks are placed */
+  }
+  for (size_t t = 0; t < queue->n_tasks; t++) {
+    size_t g = queue->group_of[t];
+    if (g != ADC_NO_GROUP) queue->group_tasks[queue->group_first[g] + queue->group_size[g]++] = t;
+  }
+}
+
+int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tasks, size_t n_tasks,
+                        const struct adc_task_run* run) {
+  memset(queue, 0, sizeof(*queue));
+  queue->tasks = tasks;
+  queue->n_tasks = n_tasks;
+  size_t n = n_tasks + 1;
+  queue->state = adc_parent_only_calloc(n, sizeof(*queue->state));
+  queue->alone = adc_parent_only_calloc(n, sizeof(*queue->alone));
+  queue->groups = adc_parent_only_calloc(n, sizeof(*queue->groups));
+  queue->group_of = adc_parent_only_calloc(n, sizeof(*queue->group_of));
+  queue->group_tasks = adc_parent_only_calloc(n, sizeof(*queue->group_tasks));
+  queue->group_first = adc_parent_only_calloc(n, sizeof(*queue->group_first));
+  queue->group_size = adc_parent_only_calloc(n, sizeof(*queue->group_size));
+  queue->group_cursor[0] = adc_parent_only_calloc(n, sizeof(*queue->group_cursor[0]));
+  queue->group_cursor[1] = adc_parent_only_calloc(n, sizeof(*queue->group_cursor[1]));
+  queue->group_pending = adc_parent_only_calloc(n, sizeof(*queue->group_pending));
+  queue->group_starting = adc_parent_only_calloc(n, sizeof(*queue->group_starting));
+  queue->group_alone = adc_parent_only_calloc(n, sizeof(*queue->group_alone));
+  size_t r = run->n_resources + 1;
+  queue->resources = run->resources;
+  queue->n_resources = run->n_resources;
+  queue->holders = adc_parent_only_calloc(r, sizeof(*queue->holders));
+  queue->limit = adc_parent_only_calloc(r, sizeof(*queue->limit));
+  queue->refusals_in_row = adc_parent_only_calloc(r, sizeof(*queue->refusals_in_row));
+  queue->not_before = adc_parent_only_calloc(r, sizeof(*queue->not_before));
+  queue->given_up = adc_parent_only_calloc(r, sizeof(*queue->given_up));
+  queue->refusal = adc_parent_only_calloc(r, sizeof(*queue->refusal));
+  if (!queue->state || !queue->alone || !queue->groups || !queue->group_of || !queue->group_tasks ||
+      !queue->group_first || !queue->group_size || !queue->group_cursor[0] || !queue->group_cursor[1] ||
+      !queue->group_pending || !queue->group_starting || !queue->group_alone || !queue->holders ||
+      !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up || !queue->refusal) {
+    adc_task_queue_free(queue);
+    return -1;
+  }
+  for (size_t i = 0; i < run->n_resources; i++)
+    queue->limit[i] = run->resources[i].limit > 0 ? run->resources[i].limit : 1;
+  index_groups(queue);
+  return 0;
+}
+
+void adc_task_queue_free(struct adc_task_queue* queue) {
+  void* blocks[] = {queue->state,         queue->alone,           queue->groups,
+                    queue->group_of,      queue->group_tasks,     queue->group_first,
+                    queue->group_size,    queue->group_cursor[0], queue->group_cursor[1],
+                    queue->group_pending, queue->group_starting,  queue->group_alone,
+                    queue->holders,       queue->limit,           queue->refusals_in_row,
+                    queue->not_before,    queue->given_up,        queue->refusal};
+  for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) adc_parent_only_free(blocks[b]);
+  memset(queue, 0, sizeof(*queue));
+}
+
+int adc_task_queue_resource_of(const struct adc_task_queue* queue, size_t task) {
+  const struct adc_task_resource* resource = queue->tasks[task].resource;
+  return resource == NULL ? -1 : (int)(resource - queue->resources);
+}
+
+size_t adc_task_queue_shared_group(const struct adc_task_queue* queue, size_t task) {
+  size_t g = queue->group_of[task];
+  return g == ADC_NO_GROUP || queue->group_alone[g] ? ADC_NO_GROUP : g;
+}
+
+/* Takes a task that was PENDING or ALONE: it runs now. */
+static void take(struct adc_task_queue* queue, size_t task) {
+  size_t g = queue->group_of[task];
+  if (queue->state[task] == ADC_TASK_PENDING && g != ADC_NO_GROUP) queue->group_pending[g]--;
+  queue->state[task] = ADC_TASK_RUNNING;
+}
+
+enum admission { ADMITTED, WAIT, GIVEN_UP };
+
+static enum admission admits(const struct adc_task_queue* queue, int resource, double now) {
+  if (resource < 0) return ADMITTED;
+  if (queue->given_up[resource]) return GIVEN_UP;
+  bool room = queue->holders[resource] < queue->limit[resource] && now >= queue->not_before[resource];
+  return room ? ADMITTED : WAIT;
+}
+
+/* Whether a slot of the kind (`waiting_slot`) takes a task of the kind
+ * (mostly waiting or not): a waiting slot only those that wait; another
+ * those that use the CPU, and those that wait once none of the others is
+ * left to start. */
+static bool fits(const struct adc_task_queue* queue, bool waiting_slot, size_t task) {
+  bool waits = mostly_waits(queue, task);
+  if (waiting_slot) return waits;
+  return !waits || queue->plan_cursor[0] >= queue->n_tasks;
+}
+
+/* Moves the plan cursor of `kind` past the tasks no longer PENDING. */
+static void advance_plan(struct adc_task_queue* queue, int kind) {
+  size_t* cursor = &queue->plan_cursor[kind];
+  while (*cursor < queue->n_tasks &&
+         ((int)mostly_waits(queue, *cursor) != kind || queue->state[*cursor] != ADC_TASK_PENDING)) {
+    (*cursor)++;
+  }
+}
+
+static void remove_alone(struct adc_task_queue* queue, size_t at) {
+  memmove(&queue->alone[at], &queue->alone[at + 1], (queue->n_alone - at - 1) * sizeof(queue->alone[0]));
+  queue->n_alone--;
+}
+
+/* From the tasks waiting to run alone: the first that fits and whose
+ * device admits a process; tasks of a device that gave up end. */
+static bool next_alone(struct adc_task_queue* queue, bool waiting_slot, double now, size_t* task,
+                       void (*give_up)(size_t, const char*, void*), void* context) {
+  for (size_t i = 0; i < queue->n_alone;) {
+    size_t t = queue->alone[i];
+    int resource = adc_task_queue_resource_of(queue, t);
+    enum admission admission = admits(queue, resource, now);
+    if (admission == GIVEN_UP) {
+      remove_alone(queue, i);
+      queue->state[t] = ADC_TASK_RUNNING;
+      give_up(t, queue->refusal[resource], context);
+      continue;
+    }
+    if (admission == ADMITTED && fits(queue, waiting_slot, t)) {
+      remove_alone(queue, i);
+      take(queue, t);
+      *task = t;
+      return true;
+    }
+    i++;
+  }
+  return false;
+}
+
+/* From the plan, tasks of kind `kind`: the first whose device admits a
+ * process, run alone or by a new prepared process of its group (while
+ * the group has more tasks waiting than processes starting). */
+/* Groups and resources one scan of the plan has found it cannot start a
+ * process for: their other tasks are passed over at once. */
+#define SCAN_MEMORY 64
+
+struct scan {
+  bool group_full[SCAN_MEMORY];
+  bool resource_full[SCAN_MEMORY];
+};
+
+static bool passed_over(const struct scan* scan, size_t g, int resource) {
+  return (g != ADC_NO_GROUP && g < SCAN_MEMORY && scan->group_full[g]) ||
+         (resource >= 0 && resource < SCAN_MEMORY && scan->resource_full[resource]);
+}
+
+/* From the plan, tasks of kind `kind`: the first whose device admits a
+ * process, run alone or by a new prepared process of its group (while
+ * the group has more tasks waiting than processes starting). */
+static bool next_planned(struct adc_task_queue* queue, int kind, double now, size_t* task, size_t* group,
+                         void (*give_up)(size_t, const char*, void*), void* context) {
+  advance_plan(queue, kind);
+  struct scan scan;
+  memset(&scan, 0, sizeof(scan));
+  for (size_t t = queue->plan_cursor[kind]; t < queue->n_tasks; t++) {
+    if ((int)mostly_waits(queue, t) != kind || queue->state[t] != ADC_TASK_PENDING) continue;
+    int resource = adc_task_queue_resource_of(queue, t);
+    size_t g = adc_task_queue_shared_group(queue, t);
+    if (passed_over(&scan, g, resource)) continue;
+    enum admission admission = admits(queue, resource, now);
+    if (admission == GIVEN_UP) {
+      take(queue, t);
+      give_up(t, queue->refusal[resource], context);
+      continue;
+    }
+    if (admission == WAIT) {
+      if (resource < SCAN_MEMORY) scan.resource_full[resource] = true;
+      continue;
+    }
+    if (g == ADC_NO_GROUP) {
+      take(queue, t);
+      *task = t;
+      *group = ADC_NO_GROUP;
+      return true;
+    }
+    if (queue->group_pending[g] > (size_t)queue->group_starting[g]) {
+      queue->group_starting[g]++;
+      *group = g;
+      return true;
+    }
+    if (g < SCAN_MEMORY) scan.group_full[g] = true;
+  }
+  return false;
+}
+
+bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, double now, size_t* task,
+                               size_t* group, void (*give_up)(size_t task, const char* reason, void* context),
+                               void* context) {
+  *group = ADC_NO_GROUP;
+  advance_plan(queue, 0);
+  if (next_alone(queue, waiting_slot, now, task, give_up, context)) return true;
+  if (!waiting_slot && next_planned(queue, 0, now, task, group, give_up, context)) return true;
+  /* A slot of the others takes a waiting task once none of theirs is left. */
+  if (waiting_slot || queue->plan_cursor[0] >= queue->n_tasks) {
+    return next_planned(queue, 1, now, task, group, give_up, context);
+  }
+  return false;
+}
+
+bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
+                                  size_t* task) {
+  for (int kind = waiting_slot ? 1 : 0; kind <= 1; kind++) {
+    size_t* cursor = &queue->group_cursor[kind][group];
+    const size_t* tasks = queue->group_tasks + queue->group_first[group];
+    size_t size = queue->group_size[group];
+    while (*cursor < size && ((int)mostly_waits(queue, tasks[*cursor]) != kind ||
+                              queue->state[tasks[*cursor]] != ADC_TASK_PENDING)) {
+      (*cursor)++;
+    }
+    if (*cursor < size) {
+      *task = tasks[*cursor];
+      take(queue, *task);
+      return true;
+    }
+  }
+  return false;
+}
+
+void adc_task_queue_prepared_ready(struct adc_task_queue* queue, size_t group) {
+  queue->group_starting[group]--;
+}
+
+void adc_task_queue_prepared_failed(struct adc_task_queue* queue, size_t group, bool run_alone) {
+  queue->group_starting[group]--;
+  if (run_alone) queue->group_alone[group] = true;
+}
+
+void adc_task_queue_run_alone(struct adc_task_queue* queue, size_t task) {
+  queue->state[task] = ADC_TASK_ALONE;
+  queue->alone[queue->n_alone++] = task;
+}
+
+void adc_task_queue_provisional(struct adc_task_queue* queue, size_t task) {
+  queue->state[task] = ADC_TASK_PROVISIONAL;
+}
+
+void adc_task_queue_done(struct adc_task_queue* queue, size_t task) {
+  if (queue->state[task] == ADC_TASK_PENDING) {
+    size_t g = queue->group_of[task];
+    if (g != ADC_NO_GROUP) queue->group_pending[g]--;
+  }
+  if (queue->state[task] != ADC_TASK_DONE) queue->finished++;
+  queue->state[task] = ADC_TASK_DONE;
+}
+
+void adc_task_queue_hold(struct adc_task_queue* queue, int resource) {
+  if (resource >= 0) queue->holders[resource]++;
+}
+
+void adc_task_queue_accepted(struct adc_task_queue* queue, int resource) {
+  if (resource >= 0) queue->refusals_in_row[resource] = 0;
+}
+
+void adc_task_queue_release(struct adc_task_queue* queue, int resource) {
+  if (resource >= 0) queue->holders[resource]--;
+}
+
+void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason) {
+  if (resource < 0) return;
+  int in_row = ++queue->refusals_in_row[resource];
+  /* What the device accepted so far is what it admits from now on. */
+  queue->limit[resource] = queue->holders[resource] > 0 ? queue->holders[resource] : 1;
+  double pause = ADC_RESOURCE_FIRST_PAUSE_SECONDS;
+  for (int i = 1; i < in_row && pause < 5.0; i++) pause *= 2;
+  queue->not_before[resource] = now + pause;
+  snprintf(queue->refusal[resource], sizeof(queue->refusal[resource]), "%s", reason);
+  if (in_row >= ADC_RESOURCE_REFUSALS_TOLERATED && queue->holders[resource] == 0) {
+    queue->given_up[resource] = true;
+  }
+}

@@ -1,0 +1,118 @@
+/* Which task runs next, and in what kind of process: the task runner's
+ * bookkeeping, in the parent only (parent-only memory: a fork neither
+ * copies nor write-protects it).
+ *
+ * Tasks start in plan order, each kind on its own (those that use the CPU,
+ * those that mostly wait).  A task of a group (task_runner.h) is run by a
+ * prepared process of that group, which takes the group's tasks in order;
+ * a task without one, a task that must be run again alone, and every task
+ * of a group whose processes cannot be prepared, runs in a process of its
+ * own.  A task that holds a device (adc_task.resource) starts only while
+ * the device admits another process (task_runner.h, struct
+ * adc_task_resource). */
+#ifndef ADC_TASK_QUEUE_H
+#define ADC_TASK_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner/task_runner.h"
+
+enum adc_task_state {
+  ADC_TASK_PENDING,     /* not started: by a prepared process of its group, or alone */
+  ADC_TASK_ALONE,       /* waits to run in a process of its own */
+  ADC_TASK_RUNNING,     /* in a process now */
+  ADC_TASK_PROVISIONAL, /* passed in a prepared process that has not ended yet */
+  ADC_TASK_DONE,        /* its verdict is final */
+};
+
+/* No group: SIZE_MAX as a group index. */
+#define ADC_NO_GROUP ((size_t)-1)
+
+struct adc_task_queue {
+  const struct adc_task* tasks;
+  size_t n_tasks;
+  unsigned char* state; /* enum adc_task_state, per task */
+  size_t finished;      /* tasks DONE */
+  /* The next task, in plan order, that may still be PENDING, of each kind:
+   * [0] those that use the CPU, [1] those that mostly wait. */
+  size_t plan_cursor[2];
+  /* Tasks waiting to run alone, in the order they came to. */
+  size_t* alone;
+  size_t n_alone;
+  /* The groups of the tasks, each once, in the order of their first task. */
+  const struct adc_task_group** groups;
+  size_t n_groups;
+  size_t* group_of;        /* per task: its group's index, or ADC_NO_GROUP */
+  size_t* group_tasks;     /* the tasks of every group, group after group, in plan order */
+  size_t* group_first;     /* per group: where its tasks begin in group_tasks */
+  size_t* group_size;      /* per group: how many */
+  size_t* group_cursor[2]; /* per group and kind: the next of its tasks that may be PENDING */
+  size_t* group_pending;   /* per group: its PENDING tasks */
+  int* group_starting;     /* per group: its prepared processes not yet ready */
+  bool* group_alone;       /* per group: its processes cannot be prepared; its tasks run alone */
+  /* Per resource (adc_task_run.resources): processes holding it now, how
+   * many it admits, refusals in a row, no start before this moment, and
+   * whether it has refused too often (its tasks then end unresolved with
+   * the reason it gave). */
+  const struct adc_task_resource* resources;
+  size_t n_resources;
+  int* holders;
+  int* limit;
+  int* refusals_in_row;
+  double* not_before;
+  bool* given_up;
+  char (*refusal)[512];
+};
+
+/* Sets the queue up for the run's tasks; 0, or -1 when out of memory. */
+int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tasks, size_t n_tasks,
+                        const struct adc_task_run* run);
+void adc_task_queue_free(struct adc_task_queue* queue);
+
+/* The index of the resource a task holds, or -1. */
+int adc_task_queue_resource_of(const struct adc_task_queue* queue, size_t task);
+
+/* The group of a task that a prepared process may run now: its group's
+ * index, or ADC_NO_GROUP when it runs alone. */
+size_t adc_task_queue_shared_group(const struct adc_task_queue* queue, size_t task);
+
+/* What a free slot starts next, for a slot of the waiting kind or not:
+ * true with `*task` (taken: RUNNING, out of the alone list) to run alone,
+ * or with `*group` set to the group a new prepared process serves (no
+ * task taken: the process takes one once it is ready).  A task of a device
+ * that gave up is ended first through `give_up` (the caller settles it).
+ * False when nothing may start now. */
+bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, double now, size_t* task,
+                               size_t* group, void (*give_up)(size_t task, const char* reason, void* context),
+                               void* context);
+
+/* The next task a ready prepared process of `group` runs, in a slot of the
+ * waiting kind or not (taken: RUNNING); false when it has none left. */
+bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
+                                  size_t* task);
+
+/* A prepared process of `group` is ready (it takes tasks from now on), or
+ * ended before it was; with `run_alone`, the group's processes cannot be
+ * prepared (its tasks run alone from now on). */
+void adc_task_queue_prepared_ready(struct adc_task_queue* queue, size_t group);
+void adc_task_queue_prepared_failed(struct adc_task_queue* queue, size_t group, bool run_alone);
+
+/* A task goes back to wait for a process of its own (run again alone). */
+void adc_task_queue_run_alone(struct adc_task_queue* queue, size_t task);
+/* A task passed in a prepared process that has not ended. */
+void adc_task_queue_provisional(struct adc_task_queue* queue, size_t task);
+/* A task's verdict is final. */
+void adc_task_queue_done(struct adc_task_queue* queue, size_t task);
+
+/* A process holding resource `resource` (>= 0) started, was ready
+ * (accepted by the device), or ended. */
+void adc_task_queue_hold(struct adc_task_queue* queue, int resource);
+void adc_task_queue_accepted(struct adc_task_queue* queue, int resource);
+void adc_task_queue_release(struct adc_task_queue* queue, int resource);
+/* The device of `resource` refused a process (which has ended and been
+ * released), or its start hung: it admits no more processes than hold it
+ * now, and none before a pause; `reason` is kept for when it gives up. */
+void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason);
+
+#endif /* ADC_TASK_QUEUE_H */

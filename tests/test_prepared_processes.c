@@ -1,0 +1,374 @@
+/* Prepared processes (runner/task_runner.h, struct adc_task_group), with
+ * tasks written here: a group's tasks share one process, and isolation
+ * holds all the same.  A task that does not pass there runs again alone
+ * and that run's verdict stands; a crash or a hang costs the process, not
+ * the run; what a task leaves behind ends its process after its verdict;
+ * the tasks a process passed before it died run again alone; a process
+ * that cannot prepare leaves its tasks to run alone; a device that
+ * refuses is retried, then gives up with its reason; a process's start is
+ * timed apart from its task. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "runner/orphans.h"
+#include "runner/task_runner.h"
+#include "runner/wire.h"
+#include "support/clock.h"
+#include "test_support.h"
+
+/* What a task does, in whichever process it runs. */
+enum behaviour {
+  PASSES,
+  FAILS_WHEN_SHARED, /* fails in a prepared process, passes alone */
+  FAILS,
+  CRASHES,
+  HANGS,
+  LEAVES_A_THREAD,
+  LEAVES_A_PROCESS,
+  CHANGES_A_SIGNAL,
+  HOLDS_MEMORY,
+  ARMS_AN_ALARM,
+  TAKES_A_WHILE, /* 20 ms */
+};
+
+/* Every verdict's message is the pid of the process that gave it. */
+static void say_pid(struct adc_task_verdict* verdict) {
+  snprintf(verdict->message, sizeof(verdict->message), "%ld", (long)getpid());
+}
+
+static void* sleep_a_while(void* argument) {
+  (void)argument;
+  sleep(30);
+  return NULL;
+}
+
+/* Does what `behaviour` says; gives the status of a process of its own
+ * (`shared` false) or a prepared one. */
+static enum adc_status behave(enum behaviour behaviour, bool shared) {
+  switch (behaviour) {
+    case PASSES:
+      return ADC_PASS;
+    case FAILS_WHEN_SHARED:
+      return shared ? ADC_FAIL : ADC_PASS;
+    case FAILS:
+      return ADC_FAIL;
+    case CRASHES:
+      kill(getpid(), SIGKILL); /* no sanitizer turns it into an exit status */
+      return ADC_PASS;
+    case HANGS:
+      for (;;) pause();
+    case LEAVES_A_THREAD: {
+      pthread_t thread;
+      pthread_create(&thread, NULL, sleep_a_while, NULL);
+      pthread_detach(thread);
+      return ADC_PASS;
+    }
+    case LEAVES_A_PROCESS:
+      if (fork() == 0) {
+        sleep(30);
+        _exit(0);
+      }
+      return ADC_PASS;
+    case CHANGES_A_SIGNAL:
+      signal(SIGUSR1, SIG_IGN);
+      return ADC_PASS;
+    case HOLDS_MEMORY: {
+      static void* volatile held; /* volatile: kept, not optimised away */
+      held = malloc((size_t)8 << 20);
+      memset((void*)held, 1, (size_t)8 << 20);
+      return ADC_PASS;
+    }
+    case ARMS_AN_ALARM:
+      alarm(30);
+      return ADC_PASS;
+    case TAKES_A_WHILE:
+      nanosleep(&(struct timespec){0, 20000000L}, NULL);
+      return ADC_PASS;
+  }
+  return ADC_PASS;
+}
+
+static void run_alone(const void* argument, int channel_fd) {
+  struct adc_task_verdict verdict;
+  say_pid(&verdict);
+  adc_wire_send(channel_fd, behave(*(const enum behaviour*)argument, false), verdict.message);
+}
+
+static void run_shared(const void* argument, struct adc_task_verdict* verdict) {
+  say_pid(verdict);
+  verdict->status = behave(*(const enum behaviour*)argument, true);
+}
+
+/* ---- groups ----------------------------------------------------------- */
+
+enum preparation { PREPARES, FAILS_TO_PREPARE, REFUSED_ALWAYS, ONE_HOLDER_AT_A_TIME };
+static char lock_path[64];
+/* Each refusal of the one-holder device adds a byte to this file. */
+static char refusals_path[64];
+
+static int prepare(const void* argument, bool* refused, struct adc_error* error) {
+  enum preparation preparation = *(const enum preparation*)argument;
+  *refused = false;
+  switch (preparation) {
+    case PREPARES:
+      return 0;
+    case FAILS_TO_PREPARE:
+      return adc_fail(error, "cannot load the library");
+    case REFUSED_ALWAYS:
+      *refused = true;
+      return adc_fail(error, "all CUDA-capable devices are busy or unavailable");
+    case ONE_HOLDER_AT_A_TIME: {
+      /* A device of one client at a time, as a lock held for the process's
+       * life (closed with it). */
+      int fd = open(lock_path, O_RDWR | O_CREAT, 0600);
+      if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;
+      int refusals = open(refusals_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+      if (refusals >= 0 && write(refusals, "r", 1) == 1) close(refusals);
+      *refused = true;
+      return adc_fail(error, "busy: another process holds the device");
+    }
+  }
+  return 0;
+}
+
+static const enum preparation prepares = PREPARES;
+static const enum preparation fails_to_prepare = FAILS_TO_PREPARE;
+static const enum preparation refused_always = REFUSED_ALWAYS;
+static const enum preparation one_holder = ONE_HOLDER_AT_A_TIME;
+
+static struct adc_task_group group_of(const enum preparation* preparation) {
+  return (struct adc_task_group){
+      .prepare = prepare, .argument = preparation, .start_seconds = 10, .name = "test"};
+}
+
+static const enum behaviour passes = PASSES;
+
+static struct adc_task shared_task(const enum behaviour* behaviour, const struct adc_task_group* group) {
+  return (struct adc_task){.run = run_alone,
+                           .argument = behaviour,
+                           .timeout_seconds = 5,
+                           .group = group,
+                           .run_prepared = run_shared};
+}
+
+static void run_all(struct adc_task* tasks, size_t n, int jobs, const struct adc_task_resource* resources,
+                    size_t n_resources, struct adc_task_result* results) {
+  memset(results, 0, n * sizeof(*results));
+  struct adc_task_run run = {.jobs = jobs, .resources = resources, .n_resources = n_resources};
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_tasks(tasks, n, &run, results, &error), 0);
+  pid_t left[4];
+  ck_assert_uint_eq(adc_list_children(left, 4), 0);
+}
+
+static long pid_of(const struct adc_task_result* result) {
+  return atol(result->message);
+}
+
+/* ---- the tests ----------------------------------------------------------- */
+
+/* A group's tasks run one after another in one prepared process; a task
+ * without a group has a process of its own. */
+START_TEST(a_group_shares_one_process) {
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[6];
+  for (int t = 0; t < 5; t++) tasks[t] = shared_task(&passes, &group);
+  tasks[5] = shared_task(&passes, NULL);
+  struct adc_task_result results[6];
+  run_all(tasks, 6, 1, NULL, 0, results);
+  for (int t = 0; t < 6; t++) ck_assert_int_eq(results[t].status, ADC_PASS);
+  for (int t = 1; t < 5; t++) ck_assert_int_eq(pid_of(&results[t]), pid_of(&results[0]));
+  ck_assert_int_ne(pid_of(&results[5]), pid_of(&results[0]));
+  ck_assert(results[0].shared.ran && !results[0].shared.rerun_alone);
+  ck_assert(!results[5].shared.ran);
+}
+END_TEST
+
+/* A task that does not pass in the prepared process runs again alone:
+ * that run's verdict stands, and what the prepared process gave is kept. */
+START_TEST(a_task_not_passing_runs_again_alone) {
+  static const enum behaviour fails_when_shared = FAILS_WHEN_SHARED;
+  static const enum behaviour fails = FAILS;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&fails_when_shared, &group),
+                             shared_task(&fails, &group), shared_task(&passes, &group)};
+  struct adc_task_result results[4];
+  run_all(tasks, 4, 1, NULL, 0, results);
+  ck_assert_int_eq(results[1].status, ADC_PASS);
+  ck_assert(results[1].shared.rerun_alone);
+  ck_assert_int_eq(results[1].shared.status, ADC_FAIL);
+  ck_assert_int_ne(pid_of(&results[1]), pid_of(&results[0])); /* the verdict came from its own process */
+  ck_assert_int_eq(results[2].status, ADC_FAIL);
+  ck_assert(results[2].shared.rerun_alone);
+  /* A failure costs nothing but its rerun: the next task stays shared. */
+  ck_assert_int_eq(pid_of(&results[3]), pid_of(&results[0]));
+  ck_assert(!results[3].shared.rerun_alone);
+}
+END_TEST
+
+/* A crash or a hang costs the prepared process: the task is judged alone
+ * (crash, timeout), those before it that had passed there run again alone
+ * (their process did not end cleanly), and those after it go on in a new
+ * prepared process. */
+START_TEST(a_crash_or_a_hang_costs_the_process_not_the_run) {
+  static const enum behaviour crashes = CRASHES;
+  static const enum behaviour hangs = HANGS;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&crashes, &group),
+                             shared_task(&passes, &group), shared_task(&hangs, &group),
+                             shared_task(&passes, &group)};
+  tasks[3].timeout_seconds = 0.5;
+  struct adc_task_result results[5];
+  run_all(tasks, 5, 1, NULL, 0, results);
+  ck_assert_int_eq(results[0].status, ADC_PASS);
+  ck_assert_msg(results[0].shared.rerun_alone, "a pass in a process that then died stands unconfirmed");
+  ck_assert_int_eq(results[1].status, ADC_CRASH);
+  ck_assert_int_eq(results[1].shared.status, ADC_CRASH);
+  ck_assert_int_eq(results[3].status, ADC_TIMEOUT);
+  ck_assert_int_eq(results[3].shared.status, ADC_TIMEOUT);
+  ck_assert_int_eq(results[4].status, ADC_PASS);
+  ck_assert(!results[4].shared.rerun_alone);
+  ck_assert_int_ne(pid_of(&results[4]), pid_of(&results[2]));
+}
+END_TEST
+
+/* What a task leaves behind (a thread, a process, a signal disposition,
+ * memory, an alarm) ends its prepared process once its verdict is given: the next
+ * task runs in a new one, and no verdict changes. */
+START_TEST(what_a_task_leaves_ends_its_process) {
+  static const enum behaviour leaving[] = {LEAVES_A_THREAD, LEAVES_A_PROCESS, CHANGES_A_SIGNAL, HOLDS_MEMORY,
+                                           ARMS_AN_ALARM};
+  for (size_t l = 0; l < sizeof(leaving) / sizeof(leaving[0]); l++) {
+    struct adc_task_group group = group_of(&prepares);
+    struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&leaving[l], &group),
+                               shared_task(&passes, &group)};
+    struct adc_task_result results[3];
+    run_all(tasks, 3, 1, NULL, 0, results);
+    for (int t = 0; t < 3; t++) {
+      ck_assert_msg(results[t].status == ADC_PASS && !results[t].shared.rerun_alone,
+                    "behaviour %zu, task %d: %s", l, t, results[t].message);
+    }
+    ck_assert_int_eq(pid_of(&results[1]), pid_of(&results[0]));
+    ck_assert_msg(pid_of(&results[2]) != pid_of(&results[1]), "behaviour %zu left nothing seen", l);
+  }
+}
+END_TEST
+
+/* A group whose process cannot prepare (its library does not load) has
+ * its tasks run alone, each getting its own verdict. */
+START_TEST(a_group_that_cannot_prepare_runs_alone) {
+  struct adc_task_group group = group_of(&fails_to_prepare);
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&passes, &group)};
+  struct adc_task_result results[2];
+  run_all(tasks, 2, 1, NULL, 0, results);
+  for (int t = 0; t < 2; t++) {
+    ck_assert_int_eq(results[t].status, ADC_PASS);
+    ck_assert(!results[t].shared.ran);
+  }
+  ck_assert_int_ne(pid_of(&results[0]), pid_of(&results[1]));
+}
+END_TEST
+
+/* A device that refuses every process (busy, as a GPU's runtime says):
+ * retried a few times, then its tasks end unresolved with its reason,
+ * never not_supported, and the run ends. */
+START_TEST(a_refusing_device_gives_up_with_its_reason) {
+  struct adc_task_group group = group_of(&refused_always);
+  const struct adc_task_resource resources[] = {{.limit = 4, .name = "test GPU 0"}};
+  struct adc_task tasks[3];
+  for (int t = 0; t < 3; t++) {
+    tasks[t] = shared_task(&passes, &group);
+    tasks[t].resource = &resources[0];
+  }
+  struct adc_task_result results[3];
+  run_all(tasks, 3, 3, resources, 1, results);
+  for (int t = 0; t < 3; t++) {
+    ck_assert_int_eq(results[t].status, ADC_UNRESOLVED);
+    ck_assert_msg(strstr(results[t].message, "test GPU 0 refused") != NULL &&
+                      strstr(results[t].message, "busy or unavailable") != NULL,
+                  "%s", results[t].message);
+  }
+}
+END_TEST
+
+/* A device of one client at a time, asked by three jobs at once: the
+ * refused processes are retried and the device's admission comes down to
+ * what it accepts, so that it is not asked again while its one client
+ * lasts (0.4 s of tasks here: asked again after each pause, it would
+ * refuse about five more times); every task passes. */
+START_TEST(a_device_admits_what_it_accepts) {
+  static const enum behaviour slow = TAKES_A_WHILE;
+  snprintf(lock_path, sizeof(lock_path), "/tmp/adc-test-device-%ld", (long)getpid());
+  snprintf(refusals_path, sizeof(refusals_path), "/tmp/adc-test-refusals-%ld", (long)getpid());
+  struct adc_task_group group = group_of(&one_holder);
+  const struct adc_task_resource resources[] = {{.limit = 3, .name = "test GPU 0"}};
+  struct adc_task tasks[20];
+  for (int t = 0; t < 20; t++) {
+    tasks[t] = shared_task(&slow, &group);
+    tasks[t].resource = &resources[0];
+  }
+  struct adc_task_result results[20];
+  run_all(tasks, 20, 3, resources, 1, results);
+  for (int t = 0; t < 20; t++) ck_assert_msg(results[t].status == ADC_PASS, "%d: %s", t, results[t].message);
+  char* refusals = read_text_file(refusals_path);
+  ck_assert_msg(strlen(refusals) <= 2, "the device was asked %zu times while its one client held it",
+                strlen(refusals));
+  free(refusals);
+  unlink(refusals_path);
+  unlink(lock_path);
+}
+END_TEST
+
+/* A process of its own whose start (a device's runtime) is slow: its
+ * limit counts from READY, so a start longer than the limit costs
+ * nothing; a start that never ends is unresolved, not a timeout. */
+static void start_slowly(const void* argument, int channel_fd) {
+  double start_seconds = *(const double*)argument;
+  if (start_seconds < 0) {
+    for (;;) pause();
+  }
+  nanosleep(&(struct timespec){0, (long)(start_seconds * 1e9)}, NULL);
+  adc_wire_send_kind(channel_fd, ADC_WIRE_READY, "");
+  /* Its case takes part of its limit (0.3 s), after the start. */
+  nanosleep(&(struct timespec){0, 150000000L}, NULL);
+  adc_wire_send(channel_fd, ADC_PASS, "");
+}
+
+START_TEST(a_case_limit_counts_from_its_device_open) {
+  static const double slow = 0.6;
+  static const double never = -1;
+  struct adc_task tasks[] = {
+      {.run = start_slowly, .argument = &slow, .timeout_seconds = 0.3, .start_seconds = 10},
+      {.run = start_slowly, .argument = &never, .timeout_seconds = 0.3, .start_seconds = 0.5},
+  };
+  struct adc_task_result results[2];
+  run_all(tasks, 2, 2, NULL, 0, results);
+  ck_assert_msg(results[0].status == ADC_PASS, "%s", results[0].message);
+  ck_assert_msg(results[1].status == ADC_UNRESOLVED && strstr(results[1].message, "did not open") != NULL,
+                "%s", results[1].message);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("prepared_processes");
+  TCase* prepared = tcase_create("prepared");
+  tcase_set_timeout(prepared, 120);
+  tcase_add_test(prepared, a_group_shares_one_process);
+  tcase_add_test(prepared, a_task_not_passing_runs_again_alone);
+  tcase_add_test(prepared, a_crash_or_a_hang_costs_the_process_not_the_run);
+  tcase_add_test(prepared, what_a_task_leaves_ends_its_process);
+  tcase_add_test(prepared, a_group_that_cannot_prepare_runs_alone);
+  tcase_add_test(prepared, a_refusing_device_gives_up_with_its_reason);
+  tcase_add_test(prepared, a_device_admits_what_it_accepts);
+  tcase_add_test(prepared, a_case_limit_counts_from_its_device_open);
+  suite_add_tcase(suite, prepared);
+  return run_suite(suite);
+}
