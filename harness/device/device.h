@@ -48,12 +48,18 @@ struct adc_device_description {
 struct adc_device;
 struct adc_device_queue; /* each queue interface defines its own */
 
+/* What `open` returns when the device is there but refuses this process
+ * now (busy, out of memory, a client limit reached): the runner retries,
+ * and never takes it for a device that is absent. */
+#define ADC_DEVICE_BUSY (-2)
+
 /* A driver's operations on its live devices.  Each returning int returns
  * 0, or -1 with the reason in `error` (for open, the runtime's own words). */
 struct adc_device_ops {
   /* Starts the device: loads the runtime, selects device->device_id and
    * makes what the driver keeps in device->state.  On failure whatever it
-   * made is released, and device->state is left NULL. */
+   * made is released, and device->state is left NULL; ADC_DEVICE_BUSY
+   * rather than -1 where the device is there but refuses the process. */
   int (*open)(struct adc_device* device, struct adc_error* error);
   /* Optional: releases device->state. */
   void (*close)(struct adc_device* device);
@@ -172,7 +178,8 @@ struct adc_device_target adc_device_target_of(const struct adc_device_driver* dr
 
 /* Makes the live device of `target` in `*device` (a case's child only);
  * 0, or -1 with the reason the device is unavailable, in the runtime's
- * words.  After either, adc_device_close releases what was made. */
+ * words (ADC_DEVICE_BUSY where it is there but refuses the process).  After either, adc_device_close releases
+ * what was made. */
 int adc_device_open(const struct adc_device_target* target, struct adc_device* device,
                     struct adc_error* error);
 void adc_device_close(struct adc_device* device);

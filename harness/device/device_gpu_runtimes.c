@@ -239,16 +239,34 @@ static int check_concurrent_managed_access(const struct adc_device* device, stru
 static struct gpu_device_state* ready_transfers(const struct adc_device* device, struct adc_error* error);
 static void gpu_close(struct adc_device* device);
 
+/* Whether a runtime's error says the device is there but refuses this
+ * process now, which the runner retries: out of memory (2 in both
+ * runtimes), CUDA's cudaErrorDevicesUnavailable (46: busy or exclusive to
+ * another process) and the MPS errors (805 to 810: its server not ready,
+ * its client or connection limit reached). */
+static bool refuses_for_now(const struct gpu_runtime* runtime, int code) {
+  if (code == 2) return true;
+  return runtime == &cuda && (code == 46 || (code >= 805 && code <= 810));
+}
+
+/* As check(), but ADC_DEVICE_BUSY where the error is a refusal. */
+static int check_open(const struct gpu_runtime* runtime, int code, const char* what,
+                      struct adc_error* error) {
+  if (check(runtime, code, what, error) == 0) return 0;
+  return refuses_for_now(runtime, code) ? ADC_DEVICE_BUSY : -1;
+}
+
 static int gpu_open(struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   if (load(runtime, error) != 0) return -1;
   int count = 0;
   const char* counting = runtime->symbols[0];
-  if (check(runtime, runtime->api.get_device_count(&count), counting, error) != 0) return -1;
+  int counted = check_open(runtime, runtime->api.get_device_count(&count), counting, error);
+  if (counted != 0) return counted;
   if (count <= device->device_id) return adc_fail(error, "%s found %d device(s)", counting, count);
-  if (check(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error) != 0) {
-    return -1;
-  }
+  int selected =
+      check_open(runtime, runtime->api.set_device((int)device->device_id), "selecting the device", error);
+  if (selected != 0) return selected;
   if (check_concurrent_managed_access(device, error) != 0) return -1;
   device->state = calloc(1, sizeof(struct gpu_device_state));
   if (device->state == NULL) return adc_fail(error, "out of memory for the device's state");
@@ -259,7 +277,9 @@ static int gpu_open(struct adc_device* device, struct adc_error* error) {
   if (ready_transfers(device, error) == NULL) {
     gpu_close(device);
     device->state = NULL;
-    return -1;
+    /* A device that was found and selected, but cannot give a stream or
+     * pinned memory to one more process: a refusal, retried. */
+    return ADC_DEVICE_BUSY;
   }
   return 0;
 }

@@ -18,6 +18,7 @@
 #include "adc/simulated_device.h"
 #include "device/device_drivers.h"
 #include "device/host_memory.h"
+#include "device/simulated_runtime_model.h"
 #include "support/clock.h"
 #include "support/safe_read.h"
 
@@ -284,11 +285,28 @@ static void simulated_describe(const struct adc_device* device, struct adc_devic
   adc_host_describe(device, out);
   char host[sizeof(out->model)];
   snprintf(host, sizeof(host), "%s", out->model[0] ? out->model : "the host");
-  snprintf(out->model, sizeof(out->model), "simulated asynchronous device on %.120s", host);
+  char model[96];
+  adc_simulated_model_describe(model, sizeof(model));
+  snprintf(out->model, sizeof(out->model), "simulated asynchronous device on %.50s%s%.50s%s", host,
+           model[0] ? " (runtime model: " : "", model, model[0] ? ")" : "");
+}
+
+/* Host memory, behind the runtime model where the environment asks for
+ * it (simulated_runtime_model.h). */
+static int simulated_open(struct adc_device* device, struct adc_error* error) {
+  int started = adc_simulated_model_start(error);
+  if (started != 0) return started;
+  return adc_host_open(device, error);
+}
+
+/* The model's start is costly, as a GPU's: the runner then treats the
+ * device as it treats one. */
+static bool simulated_start_is_costly(void) {
+  return adc_simulated_model_on();
 }
 
 static const struct adc_device_ops simulated_ops = {
-    .open = adc_host_open,
+    .open = simulated_open,
     .describe = simulated_describe,
     .wait_event = simulated_wait_event,
     .copy_to_host = adc_host_copy,
@@ -318,4 +336,6 @@ const struct adc_device_driver adc_device_simulated = {
     .reads_through_copies = true,
     .ops = &simulated_ops,
     .queue = &simulated_queue,
+    .start_is_costly = simulated_start_is_costly,
+    .physical_device = "simulated runtime",
 };

@@ -52,22 +52,26 @@ static void put_rule_line(FILE* out, const struct adc_rule_tally* entry, const s
   fputc('\n', out);
 }
 
-/* Devices that were not there, one line per reason (the GPU devices of one
- * runtime share theirs). */
+/* Devices that were not there (or refused the run), one line per reason
+ * (the GPU devices of one runtime share theirs). */
 static void put_unavailable(FILE* out, const struct adc_tally* tally, const struct adc_task_result* results) {
   bool said[ADC_MAX_DEVICES] = {false};
   for (size_t d = 0; d < tally->n_unavailable; d++) {
     if (said[d]) continue;
     const char* reason = results[tally->unavailable[d].example].message;
+    enum adc_status status = tally->unavailable[d].status;
     size_t cases = 0;
-    fputs("Unavailable: ", out);
+    fprintf(out, "%s: ", adc_unavailable_word(&tally->unavailable[d]));
     for (size_t e = d; e < tally->n_unavailable; e++) {
-      if (said[e] || strcmp(results[tally->unavailable[e].example].message, reason) != 0) continue;
+      if (said[e] || tally->unavailable[e].status != status ||
+          strcmp(results[tally->unavailable[e].example].message, reason) != 0) {
+        continue;
+      }
       said[e] = true;
       cases += tally->unavailable[e].cases;
       fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device->driver->name);
     }
-    fprintf(out, " (%zu cases not_supported): ", cases);
+    fprintf(out, " (%zu cases %s): ", cases, adc_status_name(status));
     adc_put_one_line(out, reason, MESSAGE_BYTES);
     fputc('\n', out);
   }

@@ -159,9 +159,9 @@ static void put_rules_table(FILE* out, const struct adc_case* cases, const struc
   }
   fprintf(out, "\n%zu rule(s) passed every case.\n", passed);
   for (size_t d = 0; d < tally->n_unavailable; d++) {
-    fprintf(out,
-            "\nUnavailable: `%s` (%zu cases not_supported): ", tally->unavailable[d].device->driver->name,
-            tally->unavailable[d].cases);
+    const struct adc_unavailable_device* device = &tally->unavailable[d];
+    fprintf(out, "\n%s: `%s` (%zu cases %s): ", adc_unavailable_word(device), device->device->driver->name,
+            device->cases, adc_status_name(device->status));
     put_cell(out, results[tally->unavailable[d].example].message, MESSAGE_BYTES);
     fputc('\n', out);
   }

@@ -64,6 +64,7 @@ static cJSON* device_json(const struct adc_session* session, const struct adc_de
     cJSON_AddStringToObject(object, "event_type", device->driver->kind->event_type);
   if (!facts->probed) return object;
   cJSON_AddBoolToObject(object, "available", facts->available);
+  if (facts->refused) cJSON_AddBoolToObject(object, "refused", true);
   if (!facts->available) cJSON_AddStringToObject(object, "unavailable_reason", facts->reason);
   const struct adc_device_description* description = &facts->description;
   if (description->model[0]) cJSON_AddStringToObject(object, "model", description->model);

@@ -25,7 +25,12 @@ static int rank(enum adc_status status) {
   }
 }
 
-/* Finds the devices whose every case ended not_supported with one message. */
+const char* adc_unavailable_word(const struct adc_unavailable_device* device) {
+  return device->status == ADC_UNRESOLVED ? "Not judged" : "Unavailable";
+}
+
+/* Finds the devices whose every case ended not_supported, or every one
+ * unresolved, with one message. */
 static void find_unavailable(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
                              struct adc_tally* out) {
   const struct adc_device_target* seen[ADC_MAX_DEVICES];
@@ -41,9 +46,14 @@ static void find_unavailable(const struct adc_case* cases, const struct adc_task
     for (size_t j = i; j < n && uniform; j++) {
       if (cases[j].device != device) continue;
       count++;
-      uniform = results[j].status == ADC_NOT_SUPPORTED && strcmp(results[j].message, results[i].message) == 0;
+      enum adc_status status = results[j].status;
+      uniform = (status == ADC_NOT_SUPPORTED || status == ADC_UNRESOLVED) && status == results[i].status &&
+                strcmp(results[j].message, results[i].message) == 0;
     }
-    if (uniform) out->unavailable[out->n_unavailable++] = (struct adc_unavailable_device){device, count, i};
+    if (uniform) {
+      out->unavailable[out->n_unavailable++] =
+          (struct adc_unavailable_device){device, results[i].status, count, i};
+    }
   }
 }
 

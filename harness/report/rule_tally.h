@@ -4,9 +4,10 @@
  * report name each of those rules on one line.
  *
  * A device on which every case ended not_supported with one and the same
- * message (a GPU device without its GPU, the runtime's reason) is set
- * apart as unavailable, its cases counted there and not under each rule:
- * otherwise it would make every rule look unfinished. */
+ * message (a GPU device without its GPU, the runtime's reason), or
+ * unresolved with one message (a device that refused the run's probe), is
+ * set apart as unavailable, its cases counted there and not under each
+ * rule: otherwise it would make every rule look unfinished. */
 #ifndef ADC_RULE_TALLY_H
 #define ADC_RULE_TALLY_H
 
@@ -26,9 +27,11 @@ struct adc_rule_tally {
   size_t first_problem;
 };
 
-/* Devices whose every case ended not_supported with one message. */
+/* Devices whose every case ended not_supported, or every one unresolved,
+ * with one message. */
 struct adc_unavailable_device {
   const struct adc_device_target* device;
+  enum adc_status status; /* not_supported or unresolved */
   size_t cases;
   size_t example; /* a case of the device: its message is the reason */
 };
@@ -41,6 +44,10 @@ struct adc_tally {
 };
 
 /* Returns 0, or -1 when out of memory.  Free with adc_tally_free. */
+/* "Unavailable" (not_supported) or "Not judged" (unresolved): the word a
+ * report opens an unavailable device's line with. */
+const char* adc_unavailable_word(const struct adc_unavailable_device* device);
+
 int adc_tally_rules(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
                     struct adc_tally* out);
 void adc_tally_free(struct adc_tally* tally);

@@ -13,7 +13,8 @@
 #include "support/clock.h"
 
 /* A case runs one rule, which hands out a few handlers at most; their
- * records are static so that they outlive anything the producer does. */
+ * records are static so that they outlive anything the producer does
+ * (until the next case, in a prepared process). */
 #define MAX_RUNS 4
 /* Tasks extracted into arrays of their own; later ones (a producer
  * ignoring back-pressure) are extracted and released at once. */
@@ -486,4 +487,14 @@ struct adc_async_run* adc_async_run_to_release(struct adc_case_context* ctx,
 void adc_async_wind_down(struct adc_async_run* run) {
   adc_async_wait_for_release(run);
   adc_async_release_results(run);
+}
+
+void adc_async_runs_forget(void) {
+  for (int r = 0; r < n_runs; r++) {
+    pthread_mutex_destroy(&runs[r].lock);
+    pthread_cond_destroy(&runs[r].changed);
+    pthread_mutex_destroy(&runs[r].producer_calls);
+  }
+  memset(runs, 0, sizeof(runs));
+  n_runs = 0;
 }

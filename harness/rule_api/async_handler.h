@@ -191,4 +191,9 @@ struct adc_async_run* adc_async_run_to_release(struct adc_case_context* ctx,
  * results. */
 void adc_async_wind_down(struct adc_async_run* run);
 
+/* Forgets the handler records of the last case: in a prepared process,
+ * before the next case, once nothing of the last one is left running
+ * (runner/prepared_process.h). */
+void adc_async_runs_forget(void);
+
 #endif /* ADC_ASYNC_HANDLER_H */

@@ -94,3 +94,7 @@ int adc_guard_add(const void* start, size_t size, enum adc_status status, const 
 void adc_guard_remove(int handle) {
   if (handle >= 0 && handle < region_count) regions[handle].size = 0;
 }
+
+void adc_guard_forget_all(void) {
+  region_count = 0;
+}

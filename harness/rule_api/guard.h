@@ -25,4 +25,8 @@ void adc_guard_install(adc_guard_report_fn report);
 int adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message);
 void adc_guard_remove(int handle);
 
+/* Forgets every region: in a process that runs many cases (a prepared
+ * process), what one case guarded is not the next one's. */
+void adc_guard_forget_all(void);
+
 #endif /* ADC_GUARD_H */

@@ -19,7 +19,8 @@ struct slot_record {
   char wrote_before[192];
 };
 
-/* Slots live until the process ends; a case makes a few dozen. */
+/* Slots live until the process ends, or the next case of a prepared
+ * process; a case makes a few dozen. */
 #define MAX_SLOTS 1024
 static struct slot_record slots[MAX_SLOTS];
 static size_t n_slots;
@@ -76,4 +77,11 @@ void adc_output_slot_seal(const void* slot, enum adc_status status, const char* 
   const struct slot_record* record = record_of(slot);
   mprotect(record->page, adc_page_size(), PROT_NONE);
   adc_guard_add(record->page, adc_page_size(), status, message);
+}
+
+void adc_output_slots_release(void) {
+  adc_guard_forget_all(); /* before the pages go: nothing may be mapped there meanwhile */
+  size_t page = adc_page_size();
+  for (size_t i = 0; i < n_slots; i++) munmap(slots[i].page - page, 3 * page);
+  n_slots = 0;
 }

@@ -11,7 +11,8 @@
  *
  * The structure stays where the library wrote it (moving it is a rule of
  * its own, spec: "Moving an array"), so slots live until the case's process
- * ends. */
+ * ends, or, in a process that runs many cases, until the next case
+ * (adc_output_slots_release). */
 #ifndef ADC_OUTPUT_SLOT_H
 #define ADC_OUTPUT_SLOT_H
 
@@ -36,5 +37,10 @@ size_t adc_output_slot_size(const void* slot);
 /* Makes the slot's page inaccessible: a touch there ends the case with
  * `status` and `message` (which must outlive the case). */
 void adc_output_slot_seal(const void* slot, enum adc_status status, const char* message);
+
+/* Unmaps every slot, and forgets the guard regions (adc_guard_forget_all):
+ * in a prepared process, before the next case, once nothing of the last
+ * one is left running (runner/prepared_process.h). */
+void adc_output_slots_release(void);
 
 #endif /* ADC_OUTPUT_SLOT_H */

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rule_api/async_handler.h"
 #include "rule_api/guard.h"
 #include "rule_api/needs.h"
+#include "rule_api/output_slot.h"
 #include "runner/task_process.h"
 #include "runner/wire.h"
 
@@ -83,7 +85,17 @@ int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct 
   return 0;
 }
 
+/* What the last case of a prepared process kept to outlive anything its
+ * library did (output slots, handler records, guarded regions) goes:
+ * nothing of that case is left running, or the process would have ended
+ * after it (runner/process_state.h). */
+static void forget_the_last_case(void) {
+  adc_output_slots_release();
+  adc_async_runs_forget();
+}
+
 void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_verdict* verdict) {
+  forget_the_last_case();
   const struct adc_case* c = task->c;
   struct adc_case_context ctx;
   begin_context(&ctx, c, &prepared.device);

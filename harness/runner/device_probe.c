@@ -5,6 +5,7 @@
 
 #include "runner/task_runner.h"
 #include "runner/wire.h"
+#include "support/clock.h"
 
 /* A probe's verdict carries its findings as four lines: the reason the
  * device is unavailable ("" when it is available), the model, the driver
@@ -15,14 +16,36 @@
  * the report cannot describe. */
 #define PROBE_TIMEOUT_SECONDS 30.0
 
+/* A device that is there but refuses the probe (ADC_DEVICE_BUSY) is asked
+ * again this many times, after pauses that double from the first. */
+#define PROBE_REFUSALS_TOLERATED 5
+#define PROBE_FIRST_PAUSE_SECONDS 0.1
+
+/* Opens the device, asking again while it refuses; what open returned. */
+static int open_for_probe(const struct adc_device_target* target, struct adc_device* device,
+                          struct adc_error* error) {
+  double pause = PROBE_FIRST_PAUSE_SECONDS;
+  int opened = adc_device_open(target, device, error);
+  for (int refusals = 1; opened == ADC_DEVICE_BUSY && refusals < PROBE_REFUSALS_TOLERATED; refusals++) {
+    adc_device_close(device);
+    adc_sleep_seconds(pause);
+    pause *= 2;
+    opened = adc_device_open(target, device, error);
+  }
+  return opened;
+}
+
 /* The probe opens the live device, in its own process as a case would,
- * describes it and closes it again. */
+ * describes it and closes it again.  A device that keeps refusing it is
+ * there, busy: the probe's verdict is then unresolved, never
+ * not_supported. */
 static void probe_in_child(const void* argument, int verdict_fd) {
   const struct adc_device_target* target = argument;
   struct adc_error unavailable;
   memset(&unavailable, 0, sizeof(unavailable));
   struct adc_device device;
-  bool available = adc_device_open(target, &device, &unavailable) == 0;
+  int opened = open_for_probe(target, &device, &unavailable);
+  bool available = opened == 0;
   struct adc_device_description description;
   memset(&description, 0, sizeof(description));
   adc_device_describe(&device, &description);
@@ -31,7 +54,8 @@ static void probe_in_child(const void* argument, int verdict_fd) {
   snprintf(message, sizeof(message), "%.500s%c%.159s%c%.63s%c%.63s", available ? "" : unavailable.message,
            FIELD_SEPARATOR, description.model, FIELD_SEPARATOR, description.driver_version, FIELD_SEPARATOR,
            description.runtime_version);
-  adc_wire_send(verdict_fd, available ? ADC_PASS : ADC_NOT_SUPPORTED, message);
+  enum adc_status status = available ? ADC_PASS : ADC_NOT_SUPPORTED;
+  adc_wire_send(verdict_fd, opened == ADC_DEVICE_BUSY ? ADC_UNRESOLVED : status, message);
 }
 
 /* Copies the next field of `*text` into `out` and steps past it. */
@@ -70,7 +94,9 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
     struct adc_device_facts* facts = &session->device_facts[probed[t]];
     facts->probed = true;
     facts->available = result->status == ADC_PASS;
-    if (result->status != ADC_PASS && result->status != ADC_NOT_SUPPORTED) {
+    facts->refused = result->status == ADC_UNRESOLVED && result->message[0] != '\0' &&
+                     strchr(result->message, FIELD_SEPARATOR) != NULL;
+    if (result->status != ADC_PASS && result->status != ADC_NOT_SUPPORTED && !facts->refused) {
       /* The probe itself crashed or hung: its message says how. */
       snprintf(facts->reason, sizeof(facts->reason), "probing the device: %.480s", result->message);
       continue;

@@ -53,6 +53,11 @@ static bool settled_before_running(const struct adc_session* session, const stru
   const struct adc_device_facts* facts = adc_probed_facts(session, c->device);
   if (side->load_misbehaved) {
     *result = side->load_verdict;
+  } else if (facts != NULL && facts->refused) {
+    *result = (struct adc_task_result){.status = ADC_UNRESOLVED};
+    snprintf(result->message, sizeof(result->message),
+             "not run: device %s is there but refused the run's probe each time it asked: %s",
+             c->device->driver->name, facts->reason);
   } else if (facts != NULL && !facts->available) {
     *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
     snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->driver->name,

@@ -61,7 +61,10 @@ struct adc_side {
 struct adc_device_facts {
   bool probed;
   bool available;
-  char reason[512]; /* why it is unavailable, in the runtime's words */
+  /* The device is there but refused the probe, asked again and again
+   * (busy, out of memory): its cases end unresolved, never not_supported. */
+  bool refused;
+  char reason[512]; /* why it is unavailable or refused, in the runtime's words */
   struct adc_device_description description;
 };
 

@@ -1,0 +1,172 @@
+/* The simulated device behind its model of a costly runtime
+ * (harness/device/simulated_runtime_model.h): a start that costs 0.2 s,
+ * one process at a time, as CUDA's context creation; a client limit past
+ * which the device refuses a process, as NVIDIA's MPS does.  What a GPU's
+ * runtime did to runs on an H200 must not happen here: the reference
+ * pair's statuses are those of a run without the model at --jobs 1 and at
+ * --jobs 64, in both isolations; a refusal is retried, never a
+ * not_supported; a device that refuses every time leaves its cases
+ * unresolved and the run never CONFORMS.  Each run has its own model
+ * folder, so that concurrent tests do not share a "device". */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+/* The model folder of this test process. */
+static char model_dir[64];
+
+static void use_model(const char* start_seconds, const char* client_limit) {
+  snprintf(model_dir, sizeof(model_dir), "/tmp/adc-model-test-%ld", (long)getpid());
+  setenv("ADC_SIMULATED_RUNTIME_DIR", model_dir, 1);
+  if (start_seconds != NULL) {
+    setenv("ADC_SIMULATED_START_SECONDS", start_seconds, 1);
+  } else {
+    unsetenv("ADC_SIMULATED_START_SECONDS");
+  }
+  if (client_limit != NULL) {
+    setenv("ADC_SIMULATED_CLIENT_LIMIT", client_limit, 1);
+  } else {
+    unsetenv("ADC_SIMULATED_CLIENT_LIMIT");
+  }
+}
+
+static void no_model(void) {
+  unsetenv("ADC_SIMULATED_START_SECONDS");
+  unsetenv("ADC_SIMULATED_CLIENT_LIMIT");
+}
+
+/* The reference pair on the simulated device, the hand-written fixtures:
+ * "<id> <status>" lines (free them), the exit status, and how many cases
+ * were run again alone after a shared process (none may be, for a pair
+ * that passes everything). */
+static char* statuses(const char* jobs, const char* isolation, int* exit_code, int* reruns) {
+  const char* args[] = {
+      "--producer",          "reference", "--consumer", "reference",   "--device", "simulated", "--fixtures",
+      HAND_WRITTEN_FIXTURES, "--jobs",    jobs,         "--isolation", isolation,  NULL};
+  cJSON* report = run_conform_report(args, exit_code);
+  ck_assert_ptr_nonnull(report);
+  size_t size = 1;
+  char* lines = calloc(1, size);
+  *reruns = 0;
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    char line[400];
+    int length = snprintf(line, sizeof(line), "%s %s\n", cJSON_GetObjectItem(item, "id")->valuestring,
+                          cJSON_GetObjectItem(item, "status")->valuestring);
+    lines = realloc(lines, size + (size_t)length);
+    memcpy(lines + size - 1, line, (size_t)length + 1);
+    size += (size_t)length;
+    *reruns += cJSON_GetObjectItem(item, "shared_attempt") != NULL;
+  }
+  cJSON_Delete(report);
+  return lines;
+}
+
+/* The first line of `got` that `expected` lacks, for the message. */
+static const char* first_difference(const char* expected, const char* got) {
+  static char line[400];
+  for (const char* at = got; *at != '\0';) {
+    size_t length = strcspn(at, "\n") + 1;
+    snprintf(line, sizeof(line), "%.*s", (int)length, at);
+    if (strstr(expected, line) == NULL) return line;
+    at += length;
+  }
+  return "(none)";
+}
+
+static char* quiet_statuses(void) {
+  no_model();
+  int exit_code;
+  int reruns;
+  char* quiet = statuses("2", "case", &exit_code, &reruns);
+  ck_assert_int_eq(exit_code, 0);
+  return quiet;
+}
+
+static void expect_statuses(const char* quiet, const char* jobs, const char* isolation) {
+  int exit_code;
+  int reruns;
+  char* got = statuses(jobs, isolation, &exit_code, &reruns);
+  ck_assert_msg(strcmp(got, quiet) == 0, "--jobs %s --isolation %s: %s", jobs, isolation,
+                first_difference(quiet, got));
+  ck_assert_msg(exit_code == 0, "--jobs %s --isolation %s: exit %d", jobs, isolation, exit_code);
+  ck_assert_msg(reruns == 0, "--jobs %s --isolation %s: %d case(s) ran again alone", jobs, isolation, reruns);
+  free(got);
+}
+
+/* A start of 0.2 s, one at a time: --jobs 1 and --jobs 64 give the quiet
+ * run's statuses (64 queued starts would be 13 s, past a case's limit,
+ * had the limit counted from the fork). */
+START_TEST(a_costly_start_changes_no_status) {
+  char* quiet = quiet_statuses();
+  use_model("0.2", NULL);
+  expect_statuses(quiet, "1", "auto");
+  expect_statuses(quiet, "64", "auto");
+  free(quiet);
+}
+END_TEST
+
+/* Two clients for 64 jobs: the refused processes are retried, in shared
+ * processes and one per case alike, and no status changes. */
+START_TEST(a_client_limit_below_the_jobs_is_retried) {
+  char* quiet = quiet_statuses();
+  use_model(NULL, "2");
+  expect_statuses(quiet, "64", "auto");
+  expect_statuses(quiet, "64", "case");
+  free(quiet);
+}
+END_TEST
+
+/* A device whose one client another process holds throughout: the run's
+ * probe is refused each time, and every case ends unresolved naming the
+ * runtime's reason: never not_supported, and the run is not shown to
+ * conform (exit 3). */
+START_TEST(a_device_that_always_refuses_is_never_not_supported) {
+  use_model(NULL, "1");
+  ck_assert(mkdir(model_dir, 0700) == 0 || access(model_dir, F_OK) == 0);
+  char client[128];
+  snprintf(client, sizeof(client), "%s/client.0", model_dir);
+  int held = open(client, O_RDWR | O_CREAT, 0600);
+  ck_assert_int_ge(held, 0);
+  ck_assert_int_eq(flock(held, LOCK_EX), 0);
+  const char* args[] = {"--producer", "reference",         "--consumer", "reference",
+                        "--device",   "simulated",         "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "simulated/array.*", NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  close(held);
+  ck_assert_ptr_nonnull(report);
+  ck_assert_int_eq(exit_code, 3);
+  const cJSON* item;
+  int cases = 0;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetObjectItem(item, "status")->valuestring;
+    const char* message = cJSON_GetObjectItem(item, "message")->valuestring;
+    ck_assert_msg(strcmp(status, "unresolved") == 0 && strstr(message, "simulated runtime busy") != NULL,
+                  "%s ended %s: %s", cJSON_GetObjectItem(item, "id")->valuestring, status, message);
+    cases++;
+  }
+  ck_assert_int_gt(cases, 0);
+  const cJSON* summary = cJSON_GetObjectItem(report, "summary");
+  ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(summary, "conforms")));
+  cJSON_Delete(report);
+}
+END_TEST
+
+int main(void) {
+  Suite* suite = suite_create("costly_runtime_model");
+  TCase* model = tcase_create("model");
+  tcase_set_timeout(model, 240);
+  tcase_add_test(model, a_costly_start_changes_no_status);
+  tcase_add_test(model, a_client_limit_below_the_jobs_is_retried);
+  tcase_add_test(model, a_device_that_always_refuses_is_never_not_supported);
+  suite_add_tcase(suite, model);
+  return run_suite(suite);
+}
