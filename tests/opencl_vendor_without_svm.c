@@ -44,25 +44,26 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint entries, cl_platform_id* plat
   return CL_SUCCESS;
 }
 
+/* The platform's texts, by query. */
+static const struct {
+  cl_platform_info what;
+  const char* text;
+} platform_texts[] = {
+    {CL_PLATFORM_PROFILE, "FULL_PROFILE"},
+    {CL_PLATFORM_VERSION, "OpenCL 3.0 adc-test-vendor"},
+    {CL_PLATFORM_NAME, "ADC test vendor without fine-grained SVM"},
+    {CL_PLATFORM_VENDOR, "arrow-device-conformance tests"},
+    {CL_PLATFORM_EXTENSIONS, "cl_khr_icd"},
+    {CL_PLATFORM_ICD_SUFFIX_KHR, "ADCTEST"},
+};
+
 static cl_int CL_API_CALL get_platform_info(cl_platform_id which, cl_platform_info what, size_t room,
                                             void* out, size_t* size_out) {
   if (which != &platform) return CL_INVALID_PLATFORM;
-  switch (what) {
-    case CL_PLATFORM_PROFILE:
-      return answer_text("FULL_PROFILE", room, out, size_out);
-    case CL_PLATFORM_VERSION:
-      return answer_text("OpenCL 3.0 adc-test-vendor", room, out, size_out);
-    case CL_PLATFORM_NAME:
-      return answer_text("ADC test vendor without fine-grained SVM", room, out, size_out);
-    case CL_PLATFORM_VENDOR:
-      return answer_text("arrow-device-conformance tests", room, out, size_out);
-    case CL_PLATFORM_EXTENSIONS:
-      return answer_text("cl_khr_icd", room, out, size_out);
-    case CL_PLATFORM_ICD_SUFFIX_KHR:
-      return answer_text("ADCTEST", room, out, size_out);
-    default:
-      return CL_INVALID_VALUE;
+  for (size_t i = 0; i < sizeof(platform_texts) / sizeof(platform_texts[0]); i++) {
+    if (platform_texts[i].what == what) return answer_text(platform_texts[i].text, room, out, size_out);
   }
+  return CL_INVALID_VALUE;
 }
 
 static cl_int CL_API_CALL get_device_ids(cl_platform_id which, cl_device_type type, cl_uint entries,

@@ -582,6 +582,15 @@ static const char* unless_platforms(const char* expected, char* why, size_t size
 }
 #endif
 
+#ifndef ADC_HAVE_OPENCL_DEVICE
+/* Why a group that needs the OpenCL device cannot run in this build. */
+static const char* built_without_opencl(char* why, size_t size) {
+  snprintf(why, size,
+           "the harness is built without the OpenCL device: its cases name the build, not a device");
+  return why;
+}
+#endif
+
 /* ---- the opencl device, wherever it opens (PoCL in the test command) -- */
 
 static void add_opencl_device(TCase* tcase, int unused);
@@ -710,11 +719,6 @@ static const char* without_a_platform_unmet(int unused, char* why, size_t size) 
 #endif
 }
 
-static void add_opencl_without_a_platform(TCase* tcase, int unused) {
-  (void)unused;
-  tcase_add_test(tcase, opencl_without_a_platform_is_not_supported_with_the_reason);
-}
-
 /* ---- without a device: PoCL alone, its devices turned off -------------- */
 
 #ifdef ADC_HAVE_OPENCL_DEVICE
@@ -747,15 +751,8 @@ static const char* without_a_device_unmet(int unused, char* why, size_t size) {
     return unmet_then_clean("no PoCL here (no pocl .icd file where the ICD loader reads its vendors)");
   return unmet_then_clean(unless_platforms("Portable Computing Language", why, size));
 #else
-  snprintf(why, size,
-           "the harness is built without the OpenCL device: its cases name the build, not a device");
-  return why;
+  return built_without_opencl(why, size);
 #endif
-}
-
-static void add_opencl_without_a_device(TCase* tcase, int unused) {
-  (void)unused;
-  tcase_add_test(tcase, opencl_without_a_device_is_not_supported_with_the_reason);
 }
 
 /* ---- beside another vendor: a GPU without fine-grained SVM ------------- */
@@ -796,15 +793,8 @@ static const char* beside_another_vendor_unmet(int unused, char* why, size_t siz
                                  : "ADC test vendor without fine-grained SVM",
                        why, size));
 #else
-  snprintf(why, size,
-           "the harness is built without the OpenCL device: its cases name the build, not a device");
-  return why;
+  return built_without_opencl(why, size);
 #endif
-}
-
-static void add_opencl_beside_another_vendor(TCase* tcase, int unused) {
-  (void)unused;
-  tcase_add_test(tcase, opencl_without_fine_grained_svm_is_not_supported_naming_it);
 }
 
 static void add_operations(TCase* tcase, int unused) {
@@ -837,12 +827,25 @@ int main(int argc, char** argv) {
     if (strcmp(adc_device_at(d)->name, "opencl") == 0) opencl = (int)d;
   }
   const struct test_group groups[] = {
-      {"operations", NULL, add_operations, 0, 0},
-      {"comparisons", NULL, add_comparisons, 0, 0},
-      {"opencl_device", device_unmet, add_opencl_device, opencl, 60},
-      {"opencl_without_a_platform", without_a_platform_unmet, add_opencl_without_a_platform, 0, 60},
-      {"opencl_without_a_device", without_a_device_unmet, add_opencl_without_a_device, 0, 60},
-      {"opencl_beside_another_vendor", beside_another_vendor_unmet, add_opencl_beside_another_vendor, 0, 60},
+      {.name = "operations", .add = add_operations},
+      {.name = "comparisons", .add = add_comparisons},
+      {.name = "opencl_device",
+       .unmet = device_unmet,
+       .add = add_opencl_device,
+       .arg = opencl,
+       .timeout_seconds = 60},
+      {.name = "opencl_without_a_platform",
+       .unmet = without_a_platform_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_a_platform_is_not_supported_with_the_reason},
+      {.name = "opencl_without_a_device",
+       .unmet = without_a_device_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_a_device_is_not_supported_with_the_reason},
+      {.name = "opencl_beside_another_vendor",
+       .unmet = beside_another_vendor_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_fine_grained_svm_is_not_supported_naming_it},
   };
   return run_test_groups("device_layer", groups, sizeof(groups) / sizeof(groups[0]), argc, argv);
 }

@@ -68,7 +68,11 @@ int run_test_groups(const char* suite_name, const struct test_group* groups, siz
     if (suite == NULL) suite = suite_create(suite_name);
     TCase* tcase = tcase_create(groups[g].name);
     if (groups[g].timeout_seconds > 0) tcase_set_timeout(tcase, groups[g].timeout_seconds);
-    groups[g].add(tcase, groups[g].arg);
+    if (groups[g].add != NULL) {
+      groups[g].add(tcase, groups[g].arg);
+    } else {
+      tcase_add_test(tcase, groups[g].test);
+    }
     suite_add_tcase(suite, tcase);
     registered++;
   }
@@ -77,6 +81,10 @@ int run_test_groups(const char* suite_name, const struct test_group* groups, siz
 }
 
 const char* device_unmet(int index, char* why, size_t size) {
+  if (index < 0 || (size_t)index >= adc_device_count()) {
+    snprintf(why, size, "no such device in the registry");
+    return why;
+  }
   const struct adc_device_driver* driver = adc_device_at((size_t)index);
   struct adc_error error;
   if (device_opens(driver, &error) == 0) return NULL;

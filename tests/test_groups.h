@@ -25,9 +25,10 @@ struct test_group {
    * starts (a GPU runtime, an OpenCL platform, environment variables)
    * stays out of the process whose tests Check forks.  NULL: none. */
   const char* (*unmet)(int arg, char* why, size_t size);
-  void (*add)(TCase* tcase, int arg); /* registers its tests */
+  void (*add)(TCase* tcase, int arg); /* registers its tests; NULL: `test` alone */
   int arg;                            /* passed to both */
   int timeout_seconds;                /* of each test; 0: Check's default */
+  const TTest* test;                  /* a group of one test, where `add` is NULL */
 };
 
 /* Runs the groups the arguments name (every group when none does; an

@@ -319,13 +319,18 @@ static void add_device(TCase* tcase, int device) {
  * with a runtime behind it (a GPU's, OpenCL's) runs where it opens and is
  * "not run" elsewhere; the CPU and the simulated device must open. */
 int main(int argc, char** argv) {
-  struct test_group groups[2 + 32] = {{"harness", NULL, add_harness, 0, 60},
-                                      {"streams", NULL, add_streams, 0, 0}};
+  struct test_group groups[2 + 32] = {
+      {.name = "harness", .add = add_harness, .timeout_seconds = 60},
+      {.name = "streams", .add = add_streams},
+  };
   size_t n = 2;
   for (size_t d = 0; d < adc_device_count() && n < sizeof(groups) / sizeof(groups[0]); d++) {
     const struct adc_device_driver* device = adc_device_at(d);
-    groups[n++] = (struct test_group){device->name, device->backend != NULL ? device_unmet : NULL, add_device,
-                                      (int)d, 60};
+    groups[n++] = (struct test_group){.name = device->name,
+                                      .unmet = device->backend != NULL ? device_unmet : NULL,
+                                      .add = add_device,
+                                      .arg = (int)d,
+                                      .timeout_seconds = 60};
   }
   return run_test_groups("reference_pair", groups, n, argc, argv);
 }

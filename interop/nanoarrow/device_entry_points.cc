@@ -228,20 +228,49 @@ ArrowErrorCode ExportDeviceBatch(const char* json_path, int num_batch, ArrowDevi
   return CopyToDevice(fixture.schema.get(), &held.array, device, out, error);
 }
 
-// The reader's stream, failing with EIO at the get_next call that would
-// return batch `fail_at_batch` (ExportFailingDeviceStreamFromJson).
-struct FailingStream {
+// A stream in place of another, `inner`, which it owns: `Wrapper` (which
+// derives from it) gives get_next; get_schema is the inner stream's,
+// get_last_error the wrapper's own `failure` or else the inner stream's,
+// and release releases both.
+template <typename Wrapper>
+struct WrappedStream {
   ArrowArrayStream inner;
-  int fail_at_batch;
-  int next_batch = 0;
   std::string failure;
 
-  static FailingStream* Of(ArrowArrayStream* stream) {
-    return static_cast<FailingStream*>(stream->private_data);
+  static Wrapper* Of(ArrowArrayStream* stream) {
+    return static_cast<Wrapper*>(stream->private_data);
   }
   static int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
     return Of(stream)->inner.get_schema(&Of(stream)->inner, out);
   }
+  static const char* GetLastError(ArrowArrayStream* stream) {
+    Wrapper* self = Of(stream);
+    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
+  }
+  static void Release(ArrowArrayStream* stream) {
+    Wrapper* self = Of(stream);
+    self->inner.release(&self->inner);
+    delete self;
+    stream->release = nullptr;
+  }
+  // Moves `stream` into `wrapper` as its inner stream and puts the wrapper
+  // in its place.
+  static void Wrap(ArrowArrayStream* stream, Wrapper* wrapper) {
+    ArrowArrayStreamMove(stream, &wrapper->inner);
+    stream->get_schema = GetSchema;
+    stream->get_next = Wrapper::GetNext;
+    stream->get_last_error = GetLastError;
+    stream->release = Release;
+    stream->private_data = wrapper;
+  }
+};
+
+// The reader's stream, failing with EIO at the get_next call that would
+// return batch `fail_at_batch` (ExportFailingDeviceStreamFromJson).
+struct FailingStream : WrappedStream<FailingStream> {
+  int fail_at_batch = -1;
+  int next_batch = 0;
+
   static int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
     FailingStream* self = Of(stream);
     if (self->next_batch == self->fail_at_batch) {
@@ -251,16 +280,6 @@ struct FailingStream {
     int status = self->inner.get_next(&self->inner, out);
     if (status == NANOARROW_OK) self->next_batch++;
     return status;
-  }
-  static const char* GetLastError(ArrowArrayStream* stream) {
-    FailingStream* self = Of(stream);
-    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
-  }
-  static void Release(ArrowArrayStream* stream) {
-    FailingStream* self = Of(stream);
-    self->inner.release(&self->inner);
-    delete self;
-    stream->release = nullptr;
   }
 };
 
@@ -273,18 +292,10 @@ struct FailingStream {
 // end of the stream, are handed on as the reader gives them: the released
 // end goes to the CUDA device's array_init, as in any program that streams
 // CPU batches through the basic stream (CONFORMANCE.md, N3).
-struct CopiedToDevice {
-  ArrowArrayStream inner;
-  ArrowDevice* device;
+struct CopiedToDevice : WrappedStream<CopiedToDevice> {
+  ArrowDevice* device = nullptr;
   nanoarrow::UniqueSchema schema;
-  std::string failure;
 
-  static CopiedToDevice* Of(ArrowArrayStream* stream) {
-    return static_cast<CopiedToDevice*>(stream->private_data);
-  }
-  static int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
-    return Of(stream)->inner.get_schema(&Of(stream)->inner, out);
-  }
   static int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
     CopiedToDevice* self = Of(stream);
     ArrowArray batch;
@@ -313,28 +324,13 @@ struct CopiedToDevice {
     ArrowArrayMove(&on_device.array.array, out);
     return NANOARROW_OK;
   }
-  static const char* GetLastError(ArrowArrayStream* stream) {
-    CopiedToDevice* self = Of(stream);
-    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
-  }
-  static void Release(ArrowArrayStream* stream) {
-    CopiedToDevice* self = Of(stream);
-    self->inner.release(&self->inner);
-    delete self;
-    stream->release = nullptr;
-  }
 };
 
 // Replaces `batches` by a stream of its batches copied to `device`.
 ArrowErrorCode CopyStreamToDevice(ArrowArrayStream* batches, ArrowDevice* device, ArrowError* error) {
   CopiedToDevice* copied = new CopiedToDevice{};
-  ArrowArrayStreamMove(batches, &copied->inner);
   copied->device = device;
-  batches->get_schema = CopiedToDevice::GetSchema;
-  batches->get_next = CopiedToDevice::GetNext;
-  batches->get_last_error = CopiedToDevice::GetLastError;
-  batches->release = CopiedToDevice::Release;
-  batches->private_data = copied;
+  CopiedToDevice::Wrap(batches, copied);
   return ArrowArrayStreamGetSchema(&copied->inner, copied->schema.get(), error);
 }
 
@@ -347,13 +343,8 @@ ArrowErrorCode ExportDeviceStream(const char* json_path, ArrowDeviceType device_
       ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, batches.get(), error));
   if (fail_at_batch >= 0) {
     FailingStream* failing = new FailingStream{};
-    ArrowArrayStreamMove(batches.get(), &failing->inner);
     failing->fail_at_batch = fail_at_batch;
-    batches->get_schema = FailingStream::GetSchema;
-    batches->get_next = FailingStream::GetNext;
-    batches->get_last_error = FailingStream::GetLastError;
-    batches->release = FailingStream::Release;
-    batches->private_data = failing;
+    FailingStream::Wrap(batches.get(), failing);
   }
   // The basic stream labels the reader's arrays as the device's: host
   // memory, which the simulated device's memory is; CUDA's is not.
