@@ -124,7 +124,8 @@ void* StreamFor(const ArrowDevice* from, const ArrowDevice* to) {
 // devices; for the simulated device the adapter takes the same three steps
 // (ArrowDeviceArrayViewSetArrayMinimal's) with its own ArrowDevice.  Buffer
 // sizes nanoarrow must read from the device are read by
-// ArrowDeviceArrayViewCopy.
+// ArrowDeviceArrayViewCopy; elsewhere nanoarrow reads them here, on
+// StreamFor's stream (its CUDA device reads none without one).
 ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDeviceArray* array,
                        ArrowError* error) {
   if (device == adc_nanoarrow_simulated_device()) {
@@ -133,7 +134,7 @@ ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDev
     view->sync_event = array->sync_event;
     return NANOARROW_OK;
   }
-  return ArrowDeviceArrayViewSetArray(view, array, error);
+  return ArrowDeviceArrayViewSetArrayAsync(view, array, StreamFor(device, device), error);
 }
 
 // `array` (on its device) copied to `destination` by nanoarrow's device API
