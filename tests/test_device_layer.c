@@ -5,9 +5,11 @@
  * went through copy_to_host. */
 #include <check.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adc/simulated_device.h"
@@ -21,6 +23,7 @@
 #include "rule_api/rule.h"
 #include "support/clock.h"
 #include "support/pages.h"
+#include "test_groups.h"
 #include "test_support.h"
 
 #define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
@@ -460,29 +463,140 @@ START_TEST(feed_stream_writes_each_batch_behind_its_own_event) {
 }
 END_TEST
 
-/* ---- opencl: PoCL where it is installed, the runtime's reason elsewhere -- */
+/* ---- opencl ---------------------------------------------------------
+ *
+ * Each opencl group (main) runs where its precondition holds and is "not
+ * run" elsewhere, whatever platforms the ICD loader finds: a platform
+ * whose device has no fine-grained SVM (NVIDIA's) is a supported
+ * configuration, in which the opencl device does not open, naming the
+ * missing capability.  The groups that need a set of platforms of their
+ * own point OCL_ICD_VENDORS at a folder of .icd files made for them, and
+ * check in a child process that the loader then finds exactly those
+ * platforms (a loader that reads other places too, OCL_ICD_FILENAMES for
+ * one, would find more): they are not run where it does not. */
 
-/* The opencl device of this process, or NULL where it does not open: then
- * the reason must name the runtime's call or the loader, never be empty. */
-static const struct adc_device* opencl_or_reason(void) {
-  const struct adc_device_driver* driver = adc_device_find("opencl");
-  ck_assert_ptr_nonnull(driver);
-  struct adc_error error;
-  if (device_opens(driver, &error) != 0) {
-    ck_assert_msg(strstr(error.message, "clGet") != NULL || strstr(error.message, "OpenCL") != NULL,
-                  "opencl unavailable for no named reason: %s", error.message);
-    return NULL;
+/* The folder of .icd files a group points OCL_ICD_VENDORS at, in /tmp,
+ * one per process and group. */
+static char vendors[96];
+
+static void remove_vendors(void) {
+  DIR* folder = opendir(vendors);
+  struct dirent* entry;
+  while (folder != NULL && (entry = readdir(folder)) != NULL) {
+    if (entry->d_name[0] == '.') continue;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", vendors, entry->d_name);
+    unlink(path);
   }
-  return live_device("opencl");
+  if (folder != NULL) closedir(folder);
+  rmdir(vendors);
 }
 
-/* Fine-grained SVM: what the harness allocates round-trips through its
- * copies, and a queued copy behind a hold has not landed until the hold's
- * time has passed (checked without sleeping: read at once), and has once
- * the event behind it completed. */
+/* Makes `vendors` hold one .icd file per (file name, library) pair of
+ * `icds` (NULL-terminated) and points OCL_ICD_VENDORS at it; OpenCL
+ * variables that add vendors are unset.  A test's folder is removed at its
+ * exit, a precondition's once it has asked (unmet_then_clean). */
+static bool use_vendors(const char* group, const char* const* icds) {
+  snprintf(vendors, sizeof(vendors), "/tmp/adc_vendors_%ld_%s", (long)getpid(), group);
+  if (mkdir(vendors, 0700) != 0) return false;
+  atexit(remove_vendors);
+  for (size_t i = 0; icds[i] != NULL; i += 2) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", vendors, icds[i]);
+    FILE* icd = fopen(path, "w");
+    if (icd == NULL) return false;
+    fprintf(icd, "%s\n", icds[i + 1]);
+    fclose(icd);
+  }
+  setenv("OCL_ICD_VENDORS", vendors, 1);
+  unsetenv("OCL_ICD_FILENAMES");
+  unsetenv("OPENCL_LAYERS");
+  return true;
+}
+
+/* A precondition's answer, once its folder is removed: the loader read
+ * it when it started. */
+static const char* unmet_then_clean(const char* unmet) {
+  remove_vendors();
+  return unmet;
+}
+
+#ifdef ADC_HAVE_OPENCL_DEVICE
+/* The library of the system's PoCL ICD (its .icd file's line) into
+ * `library`: read where the loader reads its vendors when nothing points
+ * it elsewhere (OPENCL_VENDOR_PATH, else /etc/OpenCL/vendors). */
+static bool pocl_library(char* library, size_t size) {
+  const char* path = getenv("OPENCL_VENDOR_PATH");
+  if (path == NULL || path[0] == '\0') path = "/etc/OpenCL/vendors";
+  DIR* folder = opendir(path);
+  struct dirent* entry;
+  bool found = false;
+  while (!found && folder != NULL && (entry = readdir(folder)) != NULL) {
+    if (strstr(entry->d_name, "pocl") == NULL) continue;
+    char file[512];
+    snprintf(file, sizeof(file), "%s/%s", path, entry->d_name);
+    FILE* icd = fopen(file, "r");
+    if (icd == NULL) continue;
+    char line[400] = "";
+    found = fscanf(icd, "%399s", line) == 1;
+    fclose(icd);
+    if (found) snprintf(library, size, "%s", line);
+  }
+  if (folder != NULL) closedir(folder);
+  return found;
+}
+
+/* The names of the platforms the ICD loader finds in this process, joined
+ * by "; ", into `names`; their count (0 where the loader finds none or is
+ * missing). */
+static int platform_names(char* names, size_t size) {
+  names[0] = '\0';
+  struct adc_error error;
+  const struct adc_opencl_api* api = adc_opencl_api(&error);
+  cl_uint count = 0;
+  if (api == NULL || api->get_platform_ids(0, NULL, &count) != CL_SUCCESS || count == 0) return 0;
+  cl_platform_id platforms[16];
+  if (count > 16) count = 16;
+  if (api->get_platform_ids(count, platforms, NULL) != CL_SUCCESS) return 0;
+  for (cl_uint p = 0; p < count; p++) {
+    char name[128] = "";
+    api->get_platform_info(platforms[p], CL_PLATFORM_NAME, sizeof(name), name, NULL);
+    size_t used = strlen(names);
+    snprintf(names + used, size - used, "%s%s", p ? "; " : "", name);
+  }
+  return (int)count;
+}
+
+/* Where the loader, pointed at the group's folder, finds other platforms
+ * than `expected` (names joined by "; ", "" for none): why the group
+ * cannot run. */
+static const char* unless_platforms(const char* expected, char* why, size_t size) {
+  char found[1024];
+  platform_names(found, sizeof(found));
+  if (strcmp(found, expected) == 0) return NULL;
+  snprintf(why, size,
+           "with OCL_ICD_VENDORS naming a folder that holds %s, the ICD loader finds the platform(s) "
+           "'%s' (it reads vendors from elsewhere too)",
+           expected[0] != '\0' ? expected : "no vendor", found);
+  return why;
+}
+#endif
+
+#ifndef ADC_HAVE_OPENCL_DEVICE
+/* Why a group that needs the OpenCL device cannot run in this build. */
+static const char* built_without_opencl(char* why, size_t size) {
+  snprintf(why, size,
+           "the harness is built without the OpenCL device: its cases name the build, not a device");
+  return why;
+}
+#endif
+
+/* ---- the opencl device, wherever it opens (PoCL in the test command) -- */
+
+static void add_opencl_device(TCase* tcase, int unused);
+
 START_TEST(opencl_copies_and_queue_order) {
-  const struct adc_device* device = opencl_or_reason();
-  if (device == NULL) return;
+  const struct adc_device* device = live_device("opencl");
   struct adc_error error;
   int32_t* memory = adc_device_allocate(device, sizeof(int32_t) * 4, false, &error);
   ck_assert_msg(memory != NULL, "%s", error.message);
@@ -512,8 +626,7 @@ END_TEST
  * is no runtime object, an event passed by value and a cl_mem are refused
  * with a reason; only the cl_mem reaches the runtime (clGetEventInfo). */
 START_TEST(opencl_event_check_rejects_what_is_not_a_live_event) {
-  const struct adc_device* device = opencl_or_reason();
-  if (device == NULL) return;
+  const struct adc_device* device = live_device("opencl");
   struct adc_error error;
   ck_assert_int_eq(adc_device_check_event(device, NULL, &error), -1);
   void* unmapped = mmap(NULL, adc_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -572,11 +685,21 @@ static void expect_every_opencl_case_not_supported(const char* const* reasons, s
   cJSON_Delete(report);
 }
 
-/* Without an OpenCL platform (the ICD loader finds no vendor) every opencl
- * case ends not_supported with the runtime's own code, at no cost of a
- * process per case (the device is probed once). */
+static void add_opencl_device(TCase* tcase, int unused) {
+  (void)unused;
+  tcase_add_test(tcase, opencl_copies_and_queue_order);
+  tcase_add_test(tcase, opencl_event_check_rejects_what_is_not_a_live_event);
+}
+
+/* ---- without a platform: an empty vendors folder ------------------------ */
+
+static const char* const no_vendor[] = {NULL};
+
+/* Without an OpenCL platform every opencl case ends not_supported with the
+ * runtime's own code, at no cost of a process per case (the device is
+ * probed once). */
 START_TEST(opencl_without_a_platform_is_not_supported_with_the_reason) {
-  setenv("OCL_ICD_VENDORS", "/nonexistent", 1);
+  ck_assert(use_vendors("none", no_vendor));
   /* CL_PLATFORM_NOT_FOUND_KHR, or dlopen's words where no loader is installed */
   static const char* const reasons[] = {"CL_PLATFORM_NOT_FOUND_KHR (-1001)", "OpenCL runtime not found",
                                         "built without OpenCL"};
@@ -584,59 +707,145 @@ START_TEST(opencl_without_a_platform_is_not_supported_with_the_reason) {
 }
 END_TEST
 
-/* Whether PoCL is the one OpenCL platform installed (its ICD file alone in
- * the system's vendors folder). */
-static bool pocl_is_the_only_platform(void) {
-  DIR* vendors = opendir("/etc/OpenCL/vendors");
-  if (vendors == NULL) return false;
-  int icd_files = 0;
-  bool pocl = false;
-  struct dirent* entry;
-  while ((entry = readdir(vendors)) != NULL) {
-    size_t length = strlen(entry->d_name);
-    if (length < 5 || strcmp(entry->d_name + length - 4, ".icd") != 0) continue;
-    icd_files++;
-    pocl = pocl || strcmp(entry->d_name, "pocl.icd") == 0;
-  }
-  closedir(vendors);
-  return pocl && icd_files == 1;
+static const char* without_a_platform_unmet(int unused, char* why, size_t size) {
+  (void)unused;
+  if (!use_vendors("none", no_vendor)) return "no folder for OCL_ICD_VENDORS could be made";
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  return unmet_then_clean(unless_platforms("", why, size));
+#else
+  (void)why;
+  (void)size;
+  return unmet_then_clean(NULL); /* a harness built without OpenCL reaches no platform at all */
+#endif
 }
 
-/* A platform with no device (PoCL with its devices turned off): every
- * opencl case ends not_supported naming clGetDeviceIDs's code. */
-START_TEST(opencl_without_a_device_is_not_supported_with_the_reason) {
-#ifndef ADC_HAVE_OPENCL_DEVICE
-  return; /* a harness built without OpenCL reaches no platform at all */
-#endif
-  if (!pocl_is_the_only_platform()) return; /* POCL_DEVICES speaks to PoCL alone */
+/* ---- without a device: PoCL alone, its devices turned off -------------- */
+
+#ifdef ADC_HAVE_OPENCL_DEVICE
+/* OCL_ICD_VENDORS at a folder holding the system's PoCL alone, with
+ * POCL_DEVICES=none. */
+static bool use_pocl_without_devices(void) {
+  char library[400];
+  if (!pocl_library(library, sizeof(library))) return false;
+  const char* const icds[] = {"pocl.icd", library, NULL};
   setenv("POCL_DEVICES", "none", 1);
+  return use_vendors("pocl", icds);
+}
+#endif
+
+/* A platform with no device: every opencl case ends not_supported naming
+ * clGetDeviceIDs's code. */
+START_TEST(opencl_without_a_device_is_not_supported_with_the_reason) {
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  ck_assert(use_pocl_without_devices());
   static const char* const reasons[] = {"clGetDeviceIDs: CL_DEVICE_NOT_FOUND (-1)"};
   expect_every_opencl_case_not_supported(reasons, 1);
+#endif
 }
 END_TEST
 
-int main(void) {
-  Suite* suite = suite_create("device_layer");
-  TCase* operations = tcase_create("operations");
-  tcase_add_test(operations, cpu_memory_round_trips_and_can_be_made_read_only);
-  tcase_add_exit_test(operations, cpu_read_only_memory_faults_on_write, ATTRIBUTED_EXIT);
-  tcase_add_test(operations, cpu_has_no_event_to_wait_on);
-  tcase_add_test(operations, every_device_has_its_operations);
-  tcase_add_test(operations, simulated_event_check_rejects_what_is_not_a_live_event);
-  tcase_add_test(operations, simulated_queue_writes_when_a_consumer_synchronises);
-  tcase_add_test(operations, simulated_queue_holds_open_for_later_events_and_finish);
-  suite_add_tcase(suite, operations);
-  TCase* comparisons = tcase_create("comparisons");
-  tcase_add_loop_test(comparisons, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);
-  tcase_add_test(comparisons, data_that_cannot_be_copied_is_unresolved);
-  tcase_add_test(comparisons, feed_places_read_only_buffers_only_where_the_device_can);
-  tcase_add_test(comparisons, rules_needing_read_only_memory_need_a_device_that_has_it);
-  tcase_add_test(operations, gpu_event_check_rejects_unreadable_slots_and_handles);
-  tcase_add_test(comparisons, feed_stream_writes_each_batch_behind_its_own_event);
-  tcase_add_test(operations, opencl_copies_and_queue_order);
-  tcase_add_test(operations, opencl_event_check_rejects_what_is_not_a_live_event);
-  tcase_add_test(operations, opencl_without_a_platform_is_not_supported_with_the_reason);
-  tcase_add_test(operations, opencl_without_a_device_is_not_supported_with_the_reason);
-  suite_add_tcase(suite, comparisons);
-  return run_suite(suite);
+static const char* without_a_device_unmet(int unused, char* why, size_t size) {
+  (void)unused;
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  if (!use_pocl_without_devices())
+    return unmet_then_clean("no PoCL here (no pocl .icd file where the ICD loader reads its vendors)");
+  return unmet_then_clean(unless_platforms("Portable Computing Language", why, size));
+#else
+  return built_without_opencl(why, size);
+#endif
+}
+
+/* ---- beside another vendor: a GPU without fine-grained SVM ------------- */
+
+#ifdef ADC_HAVE_OPENCL_DEVICE
+/* OCL_ICD_VENDORS at a folder holding the test vendor
+ * (tests/opencl_vendor_without_svm.c), and the system's PoCL where it is
+ * installed.  The loader (ocl-icd) sorts platforms with GPUs first, so
+ * the test vendor's GPU is device 0, as NVIDIA's is beside PoCL. */
+static bool use_another_vendor(bool* with_pocl) {
+  char library[400];
+  *with_pocl = pocl_library(library, sizeof(library));
+  const char* const icds[] = {"adc_test.icd", ADC_TEST_OPENCL_VENDOR, *with_pocl ? "pocl.icd" : NULL, library,
+                              NULL};
+  return use_vendors("other", icds);
+}
+#endif
+
+/* Device 0 has no fine-grained buffer SVM: every opencl case ends
+ * not_supported naming the capability, whether PoCL is there too or not. */
+START_TEST(opencl_without_fine_grained_svm_is_not_supported_naming_it) {
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  bool with_pocl;
+  ck_assert(use_another_vendor(&with_pocl));
+  static const char* const reasons[] = {"no fine-grained buffer SVM (CL_DEVICE_SVM_FINE_GRAIN_BUFFER)"};
+  expect_every_opencl_case_not_supported(reasons, 1);
+#endif
+}
+END_TEST
+
+static const char* beside_another_vendor_unmet(int unused, char* why, size_t size) {
+  (void)unused;
+#ifdef ADC_HAVE_OPENCL_DEVICE
+  bool with_pocl;
+  if (!use_another_vendor(&with_pocl)) return unmet_then_clean("no folder for OCL_ICD_VENDORS could be made");
+  return unmet_then_clean(
+      unless_platforms(with_pocl ? "ADC test vendor without fine-grained SVM; Portable Computing Language"
+                                 : "ADC test vendor without fine-grained SVM",
+                       why, size));
+#else
+  return built_without_opencl(why, size);
+#endif
+}
+
+static void add_operations(TCase* tcase, int unused) {
+  (void)unused;
+  tcase_add_test(tcase, cpu_memory_round_trips_and_can_be_made_read_only);
+  tcase_add_exit_test(tcase, cpu_read_only_memory_faults_on_write, ATTRIBUTED_EXIT);
+  tcase_add_test(tcase, cpu_has_no_event_to_wait_on);
+  tcase_add_test(tcase, every_device_has_its_operations);
+  tcase_add_test(tcase, simulated_event_check_rejects_what_is_not_a_live_event);
+  tcase_add_test(tcase, simulated_queue_writes_when_a_consumer_synchronises);
+  tcase_add_test(tcase, simulated_queue_holds_open_for_later_events_and_finish);
+  tcase_add_test(tcase, gpu_event_check_rejects_unreadable_slots_and_handles);
+}
+
+static void add_comparisons(TCase* tcase, int unused) {
+  (void)unused;
+  tcase_add_loop_test(tcase, comparisons_read_a_sealed_device_through_its_copies, 0, N_FIXTURES);
+  tcase_add_test(tcase, data_that_cannot_be_copied_is_unresolved);
+  tcase_add_test(tcase, feed_places_read_only_buffers_only_where_the_device_can);
+  tcase_add_test(tcase, rules_needing_read_only_memory_need_a_device_that_has_it);
+  tcase_add_test(tcase, feed_stream_writes_each_batch_behind_its_own_event);
+}
+
+/* Groups (tests/test_groups.h); arguments select them, none: every one.
+ * The opencl groups each start adc-conform on every hand-written fixture,
+ * and a platform's start may take seconds (NVIDIA's): 60 s each. */
+int main(int argc, char** argv) {
+  int opencl = -1;
+  for (size_t d = 0; d < adc_device_count(); d++) {
+    if (strcmp(adc_device_at(d)->name, "opencl") == 0) opencl = (int)d;
+  }
+  const struct test_group groups[] = {
+      {.name = "operations", .add = add_operations},
+      {.name = "comparisons", .add = add_comparisons},
+      {.name = "opencl_device",
+       .unmet = device_unmet,
+       .add = add_opencl_device,
+       .arg = opencl,
+       .timeout_seconds = 60},
+      {.name = "opencl_without_a_platform",
+       .unmet = without_a_platform_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_a_platform_is_not_supported_with_the_reason},
+      {.name = "opencl_without_a_device",
+       .unmet = without_a_device_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_a_device_is_not_supported_with_the_reason},
+      {.name = "opencl_beside_another_vendor",
+       .unmet = beside_another_vendor_unmet,
+       .timeout_seconds = 60,
+       .test = opencl_without_fine_grained_svm_is_not_supported_naming_it},
+  };
+  return run_test_groups("device_layer", groups, sizeof(groups) / sizeof(groups[0]), argc, argv);
 }

@@ -25,6 +25,12 @@ struct ArrowDevice* adc_nanoarrow_simulated_device(void);
  * ArrowDeviceResolve, plus the simulated device.  NULL for any other. */
 struct ArrowDevice* adc_nanoarrow_device(ArrowDeviceType device_type, int64_t device_id);
 
+/* Why nanoarrow's CUDA device (ArrowDeviceCuda) has no device
+ * `device_id`, in the driver's words (cuda_driver.c): a machine without
+ * NVIDIA's driver, or without a GPU.  Only where libnanoarrow.so was built
+ * with it (ADC_NANOARROW_WITH_CUDA). */
+const char* adc_nanoarrow_cuda_unavailable(int64_t device_id);
+
 /* An allocator counting the bytes it holds: the adapter's buffers (the JSON
  * reader's, and the simulated device's copies) come from it. */
 struct ArrowBufferAllocator adc_nanoarrow_counting_allocator(void);

@@ -4,12 +4,16 @@
 //     (nanoarrow::testing::TestingJSONReader), wrapped as a device array with
 //     ArrowDeviceArrayInit on the CPU, or copied to another device with
 //     ArrowDeviceArrayViewCopy; a stream is ArrowDeviceBasicArrayStreamInit
-//     over the reader's stream;
+//     over the reader's stream (on CUDA, over the reader's batches copied to
+//     the device);
 //   - import: ArrowDeviceArrayViewSetArray, then ArrowDeviceArrayViewCopy to
 //     the CPU (which waits on the array's sync_event through the device's
 //     synchronize_event), compared with the file by nanoarrow's integration
 //     comparison (nanoarrow::testing::TestingJSONComparison) with the options
 //     nanoarrow's own C Data integration library uses.
+// The devices are nanoarrow's own (the CPU; CUDA and CUDA_HOST through its
+// CUDA device, cuda.c, where libnanoarrow.so was built with it) and the
+// simulated device (simulated_device.c).
 // nanoarrow has no async interface: the async entry points are absent, and
 // the harness reports their rules not_supported.
 #include <cerrno>
@@ -84,15 +88,35 @@ ArrowErrorCode ReadOneBatch(const char* json_path, int num_batch, Fixture* out, 
   return NANOARROW_OK;
 }
 
+bool IsCuda(ArrowDeviceType device_type) {
+  return device_type == ARROW_DEVICE_CUDA || device_type == ARROW_DEVICE_CUDA_HOST;
+}
+
 ArrowDevice* DeviceOrError(ArrowDeviceType device_type, int64_t device_id, ArrowError* error) {
   ArrowDevice* device = adc_nanoarrow_device(device_type, device_id);
-  if (device == nullptr) {
-    ArrowErrorSet(error,
-                  "the nanoarrow adapter serves no device of type %d and id %lld (it serves the CPU and the "
-                  "simulated device)",
-                  static_cast<int>(device_type), static_cast<long long>(device_id));
+  if (device != nullptr) return device;
+#ifdef ADC_NANOARROW_WITH_CUDA
+  if (IsCuda(device_type)) {
+    ArrowErrorSet(error, "nanoarrow's CUDA device has no device %lld: %s", static_cast<long long>(device_id),
+                  adc_nanoarrow_cuda_unavailable(device_id));
+    return nullptr;
   }
-  return device;
+#endif
+  ArrowErrorSet(error,
+                "the nanoarrow adapter serves no device of type %d and id %lld (it serves the CPU, the "
+                "simulated device, and CUDA and CUDA_HOST where libnanoarrow.so has nanoarrow's CUDA device)",
+                static_cast<int>(device_type), static_cast<long long>(device_id));
+  return nullptr;
+}
+
+// The stream nanoarrow's copies between `from` and `to` run on: its CUDA
+// device copies only on one (its buffer_init and buffer_copy return EINVAL
+// for none), and the adapter gives it the legacy default stream (a
+// CUstream of 0), as a program with no stream of its own would; the other
+// devices take none.
+void* StreamFor(const ArrowDevice* from, const ArrowDevice* to) {
+  static void* legacy_default_stream = nullptr;
+  return IsCuda(from->device_type) || IsCuda(to->device_type) ? &legacy_default_stream : nullptr;
 }
 
 // A view of `array` on `device`.  nanoarrow's ArrowDeviceArrayViewSetArray
@@ -100,7 +124,8 @@ ArrowDevice* DeviceOrError(ArrowDeviceType device_type, int64_t device_id, Arrow
 // devices; for the simulated device the adapter takes the same three steps
 // (ArrowDeviceArrayViewSetArrayMinimal's) with its own ArrowDevice.  Buffer
 // sizes nanoarrow must read from the device are read by
-// ArrowDeviceArrayViewCopy.
+// ArrowDeviceArrayViewCopy; elsewhere nanoarrow reads them here, on
+// StreamFor's stream (its CUDA device reads none without one).
 ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDeviceArray* array,
                        ArrowError* error) {
   if (device == adc_nanoarrow_simulated_device()) {
@@ -109,7 +134,7 @@ ArrowErrorCode SetView(ArrowDeviceArrayView* view, ArrowDevice* device, ArrowDev
     view->sync_event = array->sync_event;
     return NANOARROW_OK;
   }
-  return ArrowDeviceArrayViewSetArray(view, array, error);
+  return ArrowDeviceArrayViewSetArrayAsync(view, array, StreamFor(device, device), error);
 }
 
 // `array` (on its device) copied to `destination` by nanoarrow's device API
@@ -125,7 +150,7 @@ ArrowErrorCode CopyToDevice(const ArrowSchema* schema, ArrowDeviceArray* array, 
   if (status == NANOARROW_OK) status = SetView(&view, device, array, error);
   ArrowDeviceArray copy;
   if (status == NANOARROW_OK) {
-    status = ArrowDeviceArrayViewCopy(&view, destination, &copy);
+    status = ArrowDeviceArrayViewCopyAsync(&view, destination, &copy, StreamFor(device, destination));
     if (status != NANOARROW_OK)
       ArrowErrorSet(error, "ArrowDeviceArrayViewCopy failed (%s)", std::strerror(status));
   }
@@ -204,20 +229,49 @@ ArrowErrorCode ExportDeviceBatch(const char* json_path, int num_batch, ArrowDevi
   return CopyToDevice(fixture.schema.get(), &held.array, device, out, error);
 }
 
-// The reader's stream, failing with EIO at the get_next call that would
-// return batch `fail_at_batch` (ExportFailingDeviceStreamFromJson).
-struct FailingStream {
+// A stream in place of another, `inner`, which it owns: `Wrapper` (which
+// derives from it) gives get_next; get_schema is the inner stream's,
+// get_last_error the wrapper's own `failure` or else the inner stream's,
+// and release releases both.
+template <typename Wrapper>
+struct WrappedStream {
   ArrowArrayStream inner;
-  int fail_at_batch;
-  int next_batch = 0;
   std::string failure;
 
-  static FailingStream* Of(ArrowArrayStream* stream) {
-    return static_cast<FailingStream*>(stream->private_data);
+  static Wrapper* Of(ArrowArrayStream* stream) {
+    return static_cast<Wrapper*>(stream->private_data);
   }
   static int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
     return Of(stream)->inner.get_schema(&Of(stream)->inner, out);
   }
+  static const char* GetLastError(ArrowArrayStream* stream) {
+    Wrapper* self = Of(stream);
+    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
+  }
+  static void Release(ArrowArrayStream* stream) {
+    Wrapper* self = Of(stream);
+    self->inner.release(&self->inner);
+    delete self;
+    stream->release = nullptr;
+  }
+  // Moves `stream` into `wrapper` as its inner stream and puts the wrapper
+  // in its place.
+  static void Wrap(ArrowArrayStream* stream, Wrapper* wrapper) {
+    ArrowArrayStreamMove(stream, &wrapper->inner);
+    stream->get_schema = GetSchema;
+    stream->get_next = Wrapper::GetNext;
+    stream->get_last_error = GetLastError;
+    stream->release = Release;
+    stream->private_data = wrapper;
+  }
+};
+
+// The reader's stream, failing with EIO at the get_next call that would
+// return batch `fail_at_batch` (ExportFailingDeviceStreamFromJson).
+struct FailingStream : WrappedStream<FailingStream> {
+  int fail_at_batch = -1;
+  int next_batch = 0;
+
   static int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
     FailingStream* self = Of(stream);
     if (self->next_batch == self->fail_at_batch) {
@@ -228,17 +282,58 @@ struct FailingStream {
     if (status == NANOARROW_OK) self->next_batch++;
     return status;
   }
-  static const char* GetLastError(ArrowArrayStream* stream) {
-    FailingStream* self = Of(stream);
-    return self->failure.empty() ? self->inner.get_last_error(&self->inner) : self->failure.c_str();
-  }
-  static void Release(ArrowArrayStream* stream) {
-    FailingStream* self = Of(stream);
-    self->inner.release(&self->inner);
-    delete self;
-    stream->release = nullptr;
+};
+
+// The reader's batches copied to a CUDA device as they are asked for: the
+// basic stream labels the arrays it is given as the device's, and CUDA's
+// memory is not the reader's host memory.  Each copy (ArrowDeviceArrayViewCopy,
+// as ExportDeviceBatch makes) is waited on, then handed on as a plain
+// ArrowArray for ArrowDeviceBasicArrayStreamInit to label, with no event;
+// its release frees the device buffers and the event.  An error, and the
+// end of the stream, are handed on as the reader gives them: the released
+// end goes to the CUDA device's array_init, as in any program that streams
+// CPU batches through the basic stream (CONFORMANCE.md, N3).
+struct CopiedToDevice : WrappedStream<CopiedToDevice> {
+  ArrowDevice* device = nullptr;
+  nanoarrow::UniqueSchema schema;
+
+  static int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
+    CopiedToDevice* self = Of(stream);
+    ArrowArray batch;
+    int status = self->inner.get_next(&self->inner, &batch);
+    if (status != NANOARROW_OK) return status;
+    if (batch.release == nullptr) {
+      *out = batch;
+      return NANOARROW_OK;
+    }
+    ArrowDeviceArray on_cpu;
+    ArrowDeviceArrayInit(ArrowDeviceCpu(), &on_cpu, &batch, nullptr);
+    HeldDeviceArray held(&on_cpu);
+    ArrowDeviceArray copied;
+    ArrowError error{};
+    status = CopyToDevice(self->schema.get(), &held.array, self->device, &copied, &error);
+    if (status != NANOARROW_OK) {
+      self->failure = error.message;
+      return status;
+    }
+    HeldDeviceArray on_device(&copied);
+    status = self->device->synchronize_event(self->device, on_device.array.sync_event, nullptr, &error);
+    if (status != NANOARROW_OK) {
+      self->failure = std::string("waiting on the copy's event: ") + error.message;
+      return status;
+    }
+    ArrowArrayMove(&on_device.array.array, out);
+    return NANOARROW_OK;
   }
 };
+
+// Replaces `batches` by a stream of its batches copied to `device`.
+ArrowErrorCode CopyStreamToDevice(ArrowArrayStream* batches, ArrowDevice* device, ArrowError* error) {
+  CopiedToDevice* copied = new CopiedToDevice{};
+  copied->device = device;
+  CopiedToDevice::Wrap(batches, copied);
+  return ArrowArrayStreamGetSchema(&copied->inner, copied->schema.get(), error);
+}
 
 ArrowErrorCode ExportDeviceStream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
                                   int fail_at_batch, ArrowDeviceArrayStream* out, ArrowError* error) {
@@ -249,16 +344,12 @@ ArrowErrorCode ExportDeviceStream(const char* json_path, ArrowDeviceType device_
       ReadJsonFile(json_path, nanoarrow::testing::TestingJSONReader::kNumBatchReadAll, batches.get(), error));
   if (fail_at_batch >= 0) {
     FailingStream* failing = new FailingStream{};
-    ArrowArrayStreamMove(batches.get(), &failing->inner);
     failing->fail_at_batch = fail_at_batch;
-    batches->get_schema = FailingStream::GetSchema;
-    batches->get_next = FailingStream::GetNext;
-    batches->get_last_error = FailingStream::GetLastError;
-    batches->release = FailingStream::Release;
-    batches->private_data = failing;
+    FailingStream::Wrap(batches.get(), failing);
   }
   // The basic stream labels the reader's arrays as the device's: host
-  // memory, which the simulated device's memory is.
+  // memory, which the simulated device's memory is; CUDA's is not.
+  if (IsCuda(device_type)) NANOARROW_RETURN_NOT_OK(CopyStreamToDevice(batches.get(), device, error));
   NANOARROW_RETURN_NOT_OK(ArrowDeviceBasicArrayStreamInit(out, batches.get(), device));
   return NANOARROW_OK;
 }
