@@ -2,7 +2,7 @@
  * every device present), its reports and what made them written into a
  * fresh folder with a manifest of SHA-256 digests: a bundle (report/
  * bundle.h) that `adc-conform verify` checks.  Only the options choosing
- * the libraries, --timeout and --jobs are taken: a claim covers every
+ * the libraries, --timeout, --jobs and --isolation are taken: a claim covers every
  * rule on every device, judged as the suite judges, so --filter, --expect,
  * --shard, --device and --fixtures are refused. */
 #include <dirent.h>
@@ -36,6 +36,8 @@ static void print_certify_usage(void) {
       "  --prefix NAME, --producer-prefix NAME, --consumer-prefix NAME\n"
       "                              entry-point prefixes, as for the run (see --help)\n"
       "  --timeout SECONDS, --jobs N as for the run\n"
+      "  --isolation auto|case       as for the run (default auto: cases of costly devices\n"
+      "                              share prepared processes); recorded in the bundle\n"
       "  --out DIR                   the bundle's folder\n"
       "\n"
       "Exit status: the run's (0: no MUST case failed; 1: one did; 3: a side named is\n"

@@ -22,7 +22,7 @@ static bool named_in(const char* name, const char* const* names, size_t n) {
 
 bool adc_certify_passes_on(const char* option_name) {
   static const char* const passed_on[] = {"producer",        "consumer", "prefix", "producer-prefix",
-                                          "consumer-prefix", "timeout",  "jobs"};
+                                          "consumer-prefix", "timeout",  "jobs",   "isolation"};
   return named_in(option_name, passed_on, sizeof(passed_on) / sizeof(passed_on[0]));
 }
 
