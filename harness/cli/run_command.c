@@ -24,6 +24,24 @@
 #include "support/clock.h"
 #include "support/parent_only_memory.h"
 
+/* Whether a sanitizer watches the harness's own processes (its asan and
+ * tsan builds). */
+static bool harness_sanitized(void) {
+#if defined(ADC_SANITIZE_ADDRESS) || defined(ADC_SANITIZE_THREAD)
+  return true;
+#else
+  return false;
+#endif
+}
+
+/* --isolation as it takes effect: auto is shared, but a process per case
+ * under a memory checker or a sanitizer, whose report comes as a process
+ * ends (or, for a race, whenever it shows) and must name one case. */
+static enum adc_isolation effective_isolation(enum adc_isolation asked, bool wrapped) {
+  if (asked != ADC_ISOLATION_AUTO) return asked;
+  return wrapped || harness_sanitized() ? ADC_ISOLATION_CASE : ADC_ISOLATION_SHARED;
+}
+
 /* Settles everything a run works from; returns 0, or -1 with the reason. */
 static int settle_session(const struct adc_options* options, struct adc_session* session,
                           struct adc_error* error) {
@@ -34,11 +52,7 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->harness_wrapper = adc_harness_wrapper_description();
   session->process_log_dir = adc_memcheck_log_dir();
   session->jobs = options->jobs;
-  /* Under a memory checker every case has a process of its own: its
-   * report comes as the process ends, and then names the case. */
-  session->isolation = options->isolation == ADC_ISOLATION_AUTO && session->harness_wrapper != NULL
-                           ? ADC_ISOLATION_CASE
-                           : options->isolation;
+  session->isolation = effective_isolation(options->isolation, session->harness_wrapper != NULL);
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;
   if (strcmp(options->device, "all") == 0) {

@@ -172,6 +172,7 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   cJSON_AddStringToObject(item, "sentence", rule->sentence);
   cJSON_AddStringToObject(item, "method", rule->method);
   const struct adc_shared_attempt* shared = &result->shared;
+  if (shared->left_behind[0] != '\0') cJSON_AddStringToObject(item, "left_behind", shared->left_behind);
   if (shared->rerun_alone) {
     /* What the prepared process gave: the verdict above is the run alone's. */
     cJSON* attempt = cJSON_AddObjectToObject(item, "shared_attempt");

@@ -79,6 +79,13 @@ struct adc_rule {
    * runner treats it as waiting by design: a consumer that does not wait
    * reads at once, far within a hold. */
   bool writes_late;
+  /* The case must run in a process of its own even where the run shares
+   * prepared processes (runner/task_runner.h): for a rule whose body
+   * changes what a process holds for good (an environment variable, a
+   * limit, the library's first use in a process), which no check after
+   * the case sees.  No rule of the catalogue needs it today: each was
+   * reviewed (CONFORMANCE.md, "Prepared processes"). */
+  bool needs_own_process;
   void (*run)(struct adc_case_context* ctx);
 };
 

@@ -42,9 +42,10 @@ int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct 
  * was prepared, and gives its verdict. */
 void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_verdict* verdict);
 
-/* In a prepared process, after a case: what it left on the device that
- * the next case would meet (work still queued, a runtime error that
- * sticks), into `text`; whether there is anything. */
-bool adc_prepared_device_left_behind(char* text, size_t size);
+/* In a prepared process, after a case: what it left that the next case
+ * would meet and the process's own state does not show (memory the
+ * library says it still holds, work queued on the device, a runtime error
+ * that sticks), into `text`; whether there is anything. */
+bool adc_prepared_left_behind(char* text, size_t size);
 
 #endif /* ADC_CASE_CHILD_H */

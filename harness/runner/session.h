@@ -31,11 +31,13 @@
 
 /* Where cases run (--isolation). */
 enum adc_isolation {
-  /* Cases of devices whose start is costly share prepared processes
-   * (runner/task_runner.h); every other case runs in a process of its own. */
+  /* SHARED, but CASE where a memory checker watches the cases' processes
+   * (--valgrind, --preload) or a sanitizer the harness's own (its asan
+   * and tsan builds): their reports come as a process ends, or at random,
+   * and must name one case. */
   ADC_ISOLATION_AUTO,
   ADC_ISOLATION_CASE,   /* every case in a process of its own */
-  ADC_ISOLATION_SHARED, /* the cases of every device share prepared processes */
+  ADC_ISOLATION_SHARED, /* the cases share prepared processes (runner/task_runner.h) */
 };
 
 struct adc_fixture {

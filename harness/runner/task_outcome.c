@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "support/clock.h"
+
 const char* adc_signal_abbreviation(int signal_number) {
   const char* name = sigabbrev_np(signal_number);
   return name != NULL ? name : "?";
@@ -88,7 +90,8 @@ void adc_settle_interrupted_task(const struct adc_slot* slot, int wait_status, c
   adc_describe_death(wait_status, death, sizeof(death));
   if (slot->cause == ADC_INTERRUPTED) {
     *status = ADC_UNRESOLVED;
-    snprintf(message, size, "the run was interrupted by SIG%s", adc_signal_abbreviation(interrupted_by));
+    snprintf(message, size, "the run was interrupted by SIG%s after %.1f s",
+             adc_signal_abbreviation(interrupted_by), adc_now_seconds() - slot->task_started);
   } else if (slot->cause == ADC_TIMED_OUT) {
     *status = ADC_TIMEOUT;
     snprintf(message, size, "no verdict within %g s; the prepared process was killed%s%s",

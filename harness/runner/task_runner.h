@@ -129,6 +129,9 @@ struct adc_shared_attempt {
   bool rerun_alone;
   enum adc_status status;
   char message[400];
+  /* What the task left behind in the prepared process, which then ended
+   * (LEFT_BEHIND: "left 1 thread(s) running"); "" where nothing. */
+  char left_behind[200];
 };
 
 struct adc_task_result {
