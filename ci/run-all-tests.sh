@@ -75,4 +75,8 @@ section "Benchmark"
 # Medians over 3 rounds (15 by default): every round runs the main job on the
 # whole fixture set twice, and the test command must stay within its budget.
 BENCH_ROUNDS=3 ci/bench-cpu-run.sh build/default
+# Device runtimes at scale: the costly-runtime model and the main job with
+# PoCL, one round each (ci/bench-device-runtimes.sh; BENCH_BEFORE=1 adds
+# the figures a process per case gives, minutes on the model).
+BENCH_ROUNDS=1 ci/bench-device-runtimes.sh build/default
 echo "== All tests passed in $((SECONDS - started)) s =="
