@@ -1,7 +1,9 @@
 /* The quiescence detector (harness/support/quiescence.h): a process whose
  * other threads wait without timeout on the process itself is quiet; one
  * with a thread sleeping on a timer, spinning, or woken between the two
- * looks is not.  Each test starts its threads in its own process (Check
+ * looks is not.  And the watch built on it (activity_watch.h): over at
+ * once when quiet, on past its window while a thread runs, over after its
+ * window when one sleeps on a timer.  Each test starts its threads in its own process (Check
  * forks every test), waits until the thread it watches is blocked where it
  * should be (read from /proc, bounded only so that a broken test ends),
  * then asks for the activity once. */
@@ -16,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/activity_watch.h"
 #include "support/blocked_wait.h"
 #include "support/clock.h"
 #include "support/quiescence.h"
@@ -266,6 +269,59 @@ START_TEST(syscall_lines_classified) {
 }
 END_TEST
 
+/* Looks once after `seconds`. */
+static enum adc_watch_state look_after(struct adc_activity_watch* watch, double seconds) {
+  adc_sleep_seconds(seconds);
+  return adc_watch_look(watch);
+}
+
+START_TEST(watch_over_at_once_when_quiet) {
+  start(wait_on_condition, NULL);
+  wait_until_blocked(tid_of_started());
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, 600, 600);
+  ck_assert_int_eq(adc_watch_look(&watch), ADC_WATCH_QUIET);
+}
+END_TEST
+
+START_TEST(watch_goes_on_past_its_window_while_running) {
+  start(spin, NULL);
+  tid_of_started();
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, 0.001, 600);
+  ck_assert_int_eq(look_after(&watch, 0.002), ADC_WATCH_GOES_ON);
+  atomic_store(&spinning_stops, true);
+}
+END_TEST
+
+START_TEST(watch_over_at_its_bound_while_running) {
+  start(spin, NULL);
+  tid_of_started();
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, 0.001, 0.002);
+  ck_assert_int_eq(look_after(&watch, 0.003), ADC_WATCH_TIME_UP);
+  atomic_store(&spinning_stops, true);
+}
+END_TEST
+
+START_TEST(watch_over_after_its_window_on_a_timer) {
+  start(sleep_long, NULL);
+  wait_until_blocked(tid_of_started());
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, 0.001, 600);
+  ck_assert_int_eq(look_after(&watch, 0.002), ADC_WATCH_TIME_UP);
+}
+END_TEST
+
+START_TEST(watch_goes_on_within_its_window_on_a_timer) {
+  start(sleep_long, NULL);
+  wait_until_blocked(tid_of_started());
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, 600, 600);
+  ck_assert_int_eq(adc_watch_look(&watch), ADC_WATCH_GOES_ON);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("quiescence");
   TCase* looks = tcase_create("looks");
@@ -283,6 +339,11 @@ int main(void) {
   tcase_add_test(looks, marked_waiting_thread_left_out);
   tcase_add_test(looks, unknown_under_valgrind);
   tcase_add_test(looks, syscall_lines_classified);
+  tcase_add_test(looks, watch_over_at_once_when_quiet);
+  tcase_add_test(looks, watch_goes_on_past_its_window_while_running);
+  tcase_add_test(looks, watch_over_at_its_bound_while_running);
+  tcase_add_test(looks, watch_over_after_its_window_on_a_timer);
+  tcase_add_test(looks, watch_goes_on_within_its_window_on_a_timer);
   suite_add_tcase(suite, looks);
   SRunner* runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
