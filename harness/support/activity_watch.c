@@ -2,7 +2,7 @@
 
 #include "support/clock.h"
 
-#define FIRST_PAUSE_SECONDS 0.0005
+#define FIRST_PAUSE_SECONDS 0.001
 #define LONGEST_PAUSE_SECONDS 0.016
 
 void adc_watch_begin(struct adc_activity_watch* watch, double window, double bound) {

@@ -37,7 +37,7 @@ enum adc_watch_state {
 void adc_watch_begin(struct adc_activity_watch* watch, double window, double bound);
 
 /* How long the caller waits for its own signal before the next look:
- * half a millisecond at first, doubling up to 16 ms (a library that keeps
+ * a millisecond at first, doubling up to 16 ms (a library that keeps
  * running is looked at less often), never past the window or the bound. */
 double adc_watch_pause(const struct adc_activity_watch* watch);
 

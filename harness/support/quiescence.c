@@ -35,6 +35,7 @@ struct look {
   int n;
   bool unreadable; /* a thread vanished between the listing and its files */
   bool too_many;
+  bool running; /* a thread runs: the look stopped there */
   struct thread_seen threads[MAX_THREADS];
 };
 
@@ -106,9 +107,12 @@ static int by_tid(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+/* Reads the threads, in the listing's order, up to the first one running
+ * (nothing more is needed to know the process is active, and a look at a
+ * busy library is then cheap). */
 static void take_look(pid_t self, struct look* look) {
   look->n = 0;
-  look->unreadable = look->too_many = false;
+  look->unreadable = look->too_many = look->running = false;
   DIR* tasks = opendir("/proc/self/task");
   if (tasks == NULL) {
     look->unreadable = true;
@@ -122,10 +126,11 @@ static void take_look(pid_t self, struct look* look) {
       look->too_many = true;
       break;
     }
-    if (see_thread(tid, &look->threads[look->n])) {
-      look->n++;
-    } else {
+    if (!see_thread(tid, &look->threads[look->n])) {
       look->unreadable = true;
+    } else if (look->threads[look->n++].wait == ADC_WAIT_RUNNING) {
+      look->running = true;
+      break;
     }
   }
   closedir(tasks);
@@ -153,6 +158,7 @@ static bool activity_visible(void) {
 
 /* What two looks say, one thread after another (both sorted by tid). */
 static enum adc_activity compare_looks(const struct look* first, const struct look* second) {
+  if (first->running || second->running) return ADC_ACTIVITY_RUNNING;
   if (first->unreadable || second->unreadable || first->n != second->n) return ADC_ACTIVITY_RUNNING;
   bool may_end = false;
   for (int i = 0; i < first->n; i++) {
@@ -180,6 +186,7 @@ enum adc_activity adc_process_activity_between(void (*between)(void* context), v
   pid_t self = own_tid();
   struct look first, second;
   take_look(self, &first);
+  if (first.running) return ADC_ACTIVITY_RUNNING; /* no second look needed */
   between(context);
   take_look(self, &second);
   if (first.too_many || second.too_many) return ADC_ACTIVITY_UNKNOWN;

@@ -36,7 +36,8 @@ enum adc_activity {
 /* Looks at every thread of this process but the calling one and those
  * marked waiting (below), twice, ADC_QUIESCENCE_LOOK_GAP_SECONDS apart
  * (the pause is how a thread woken meanwhile shows: it runs, so its count
- * of times scheduled changes).  Call it holding no lock a thread of the
+ * of times scheduled changes); once, up to the first thread found running,
+ * when there is one.  Call it holding no lock a thread of the
  * library may take: a thread waiting for that lock would look quiet. */
 enum adc_activity adc_process_activity(void);
 
