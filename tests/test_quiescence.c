@@ -8,12 +8,15 @@
  * should be (read from /proc, bounded only so that a broken test ends),
  * then asks for the activity once. */
 #include <check.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +118,26 @@ static void* read_empty_pipe(void* argument) {
   }
 }
 
+/* Polls pipe_ends[0] with the timeout in milliseconds `argument` points
+ * at (-1: none). */
+static void* poll_pipe(void* argument) {
+  int timeout = *(const int*)argument;
+  atomic_store(&started_tid, own_tid());
+  struct pollfd watched = {.fd = pipe_ends[0], .events = POLLIN};
+  for (;;) poll(&watched, 1, timeout);
+  return NULL;
+}
+
+static void* epoll_pipe(void* argument) {
+  (void)argument;
+  atomic_store(&started_tid, own_tid());
+  int instance = epoll_create1(EPOLL_CLOEXEC);
+  struct epoll_event event = {.events = EPOLLIN};
+  epoll_ctl(instance, EPOLL_CTL_ADD, pipe_ends[0], &event);
+  for (;;) epoll_wait(instance, &event, 1, -1);
+  return NULL;
+}
+
 static void* join_thread(void* argument) {
   atomic_store(&started_tid, own_tid());
   pthread_join(*(pthread_t*)argument, NULL);
@@ -156,6 +179,41 @@ START_TEST(quiet_in_read_on_empty_pipe) {
   start(read_empty_pipe, NULL);
   wait_until_blocked(tid_of_started());
   ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+}
+END_TEST
+
+START_TEST(quiet_in_poll_of_a_pipe) {
+  static const int no_timeout = -1;
+  ck_assert_int_eq(pipe(pipe_ends), 0);
+  start(poll_pipe, (void*)&no_timeout);
+  wait_until_blocked(tid_of_started());
+  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+}
+END_TEST
+
+START_TEST(quiet_in_epoll_wait_on_a_pipe) {
+  ck_assert_int_eq(pipe(pipe_ends), 0);
+  start(epoll_pipe, NULL);
+  wait_until_blocked(tid_of_started());
+  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+}
+END_TEST
+
+START_TEST(timed_in_poll_with_a_timeout) {
+  static const int ten_minutes = 600000;
+  ck_assert_int_eq(pipe(pipe_ends), 0);
+  start(poll_pipe, (void*)&ten_minutes);
+  wait_until_blocked(tid_of_started());
+  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
+}
+END_TEST
+
+/* A socket may be made ready from outside (a server, a daemon). */
+START_TEST(timed_in_read_of_a_socket) {
+  ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pipe_ends), 0);
+  start(read_empty_pipe, NULL);
+  wait_until_blocked(tid_of_started());
+  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
 }
 END_TEST
 
@@ -331,6 +389,10 @@ int main(void) {
   tcase_add_test(looks, quiet_in_cond_wait);
   tcase_add_test(looks, quiet_in_join);
   tcase_add_test(looks, quiet_in_read_on_empty_pipe);
+  tcase_add_test(looks, quiet_in_poll_of_a_pipe);
+  tcase_add_test(looks, quiet_in_epoll_wait_on_a_pipe);
+  tcase_add_test(looks, timed_in_poll_with_a_timeout);
+  tcase_add_test(looks, timed_in_read_of_a_socket);
   tcase_add_test(looks, quiet_behind_a_lock_the_caller_holds);
   tcase_add_test(looks, timed_in_nanosleep);
   tcase_add_test(looks, timed_in_cond_timedwait);

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "support/safe_read.h"
@@ -43,30 +41,20 @@ static bool parse_line(const char* line, struct blocked_call* call) {
   return true;
 }
 
-/* A UNIX socket without a receive timeout (SO_RCVTIMEO would end a read by
- * itself); a network socket may be woken from outside. */
-static bool unix_socket_without_timeout(int fd) {
-  int domain = 0;
-  socklen_t length = sizeof(domain);
-  if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &length) != 0 || domain != AF_UNIX) return false;
-  struct timeval timeout;
-  length = sizeof(timeout);
-  if (getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, &length) != 0) return false;
-  return timeout.tv_sec == 0 && timeout.tv_usec == 0;
-}
-
 /* Whether what `fd` names can be made ready only by a thread of this
- * process: an anonymous pipe, an eventfd, a UNIX socket.  Their other end
- * could be held by another process (a pipe to a child, an eventfd handed
- * to the kernel): that is outside what a look at this process can see. */
+ * process: an anonymous pipe (a self-pipe, a queue between threads).  Its
+ * write end could still be held by another process (a pipe to a child):
+ * that is outside what a look at this process can see.  Anything else may
+ * be made ready from outside: a device (a GPU's completion), a socket (a
+ * server, CUDA's MPS daemon on a UNIX socket), an eventfd (a driver or
+ * io_uring may signal one), a timerfd, a file. */
 static bool ready_only_from_inside(int fd) {
   char path[64], target[64];
   snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
   ssize_t length = readlink(path, target, sizeof(target) - 1);
   if (length <= 0) return false;
   target[length] = '\0';
-  if (strncmp(target, "pipe:", 5) == 0 || strcmp(target, "anon_inode:[eventfd]") == 0) return true;
-  return strncmp(target, "socket:", 7) == 0 && unix_socket_without_timeout(fd);
+  return strncmp(target, "pipe:", 5) == 0;
 }
 
 /* poll and ppoll: the pollfd array the blocked thread passed, read from
@@ -166,8 +154,6 @@ static bool waits_on_this_process(const struct blocked_call* call) {
 #endif
     case SYS_read:
     case SYS_readv:
-    case SYS_recvfrom:
-    case SYS_recvmsg:
       return ready_only_from_inside((int)a[0]);
     default:
       return false;

@@ -11,14 +11,15 @@ enum adc_blocked_wait {
    * to run). */
   ADC_WAIT_RUNNING,
   /* Blocked without timeout on something only this process can end: a
-   * futex wait with no timeout; poll, select, epoll or a read with no
-   * timeout on anonymous pipes, eventfds or UNIX sockets. */
+   * futex wait with no timeout (private or shared: pthread_join waits on a
+   * shared one); poll, select, epoll or a read with no timeout on
+   * anonymous pipes only. */
   ADC_WAIT_ON_THIS_PROCESS,
   /* Anything else, which may end by itself: a timeout (nanosleep, a timed
-   * futex wait), a descriptor something outside may wake (a device, a
-   * network socket, a timerfd, a file), a signal wait (a timer may send
-   * one), a child process, a call this module does not know, a thread
-   * not in a system call. */
+   * futex wait), a descriptor something outside may make ready (a device,
+   * a socket, an eventfd, a timerfd, a file), a signal wait (a timer may
+   * send one), a child process (wait4, waitid), a call this module does
+   * not know, a thread not in a system call. */
   ADC_WAIT_MAY_END,
 };
 
