@@ -78,6 +78,14 @@ static void wait_until_blocked(pid_t tid) {
   ck_abort_msg("thread %d never blocked", (int)tid);
 }
 
+/* Starts a thread running `body`, waits until it is blocked, and checks
+ * what a look at the process then finds. */
+static void expect_once_blocked(void* (*body)(void*), const void* argument, enum adc_activity expected) {
+  start(body, (void*)argument);
+  wait_until_blocked(tid_of_started());
+  ck_assert_int_eq(adc_process_activity(), expected);
+}
+
 static void* wait_on_condition(void* argument) {
   (void)argument;
   atomic_store(&started_tid, own_tid());
@@ -157,9 +165,7 @@ static void* spin(void* argument) {
 }
 
 START_TEST(quiet_in_cond_wait) {
-  start(wait_on_condition, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+  expect_once_blocked(wait_on_condition, NULL, ADC_ACTIVITY_QUIET);
 }
 END_TEST
 
@@ -168,52 +174,29 @@ END_TEST
 START_TEST(quiet_in_join) {
   pthread_t waiting = start(wait_on_condition, NULL);
   wait_until_blocked(tid_of_started());
-  start(join_thread, &waiting);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+  expect_once_blocked(join_thread, &waiting, ADC_ACTIVITY_QUIET);
 }
 END_TEST
 
-START_TEST(quiet_in_read_on_empty_pipe) {
-  ck_assert_int_eq(pipe(pipe_ends), 0);
-  start(read_empty_pipe, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
-}
-END_TEST
+/* Waits on a descriptor: a pipe only this process can make ready, with no
+ * timeout (quiet) or with one (timed); a socket, which something outside
+ * may make ready (a server, a daemon). */
+static const int no_timeout = -1, ten_minutes = 600000;
+static const struct {
+  void* (*body)(void*);
+  const int* timeout;
+  bool socket; /* a socketpair instead of a pipe */
+  enum adc_activity expected;
+} descriptor_waits[] = {
+    {read_empty_pipe, NULL, false, ADC_ACTIVITY_QUIET}, {poll_pipe, &no_timeout, false, ADC_ACTIVITY_QUIET},
+    {epoll_pipe, NULL, false, ADC_ACTIVITY_QUIET},      {poll_pipe, &ten_minutes, false, ADC_ACTIVITY_TIMED},
+    {read_empty_pipe, NULL, true, ADC_ACTIVITY_TIMED},
+};
 
-START_TEST(quiet_in_poll_of_a_pipe) {
-  static const int no_timeout = -1;
-  ck_assert_int_eq(pipe(pipe_ends), 0);
-  start(poll_pipe, (void*)&no_timeout);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
-}
-END_TEST
-
-START_TEST(quiet_in_epoll_wait_on_a_pipe) {
-  ck_assert_int_eq(pipe(pipe_ends), 0);
-  start(epoll_pipe, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
-}
-END_TEST
-
-START_TEST(timed_in_poll_with_a_timeout) {
-  static const int ten_minutes = 600000;
-  ck_assert_int_eq(pipe(pipe_ends), 0);
-  start(poll_pipe, (void*)&ten_minutes);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
-}
-END_TEST
-
-/* A socket may be made ready from outside (a server, a daemon). */
-START_TEST(timed_in_read_of_a_socket) {
-  ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pipe_ends), 0);
-  start(read_empty_pipe, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
+START_TEST(wait_on_a_descriptor) {
+  ck_assert_int_eq(
+      descriptor_waits[_i].socket ? socketpair(AF_UNIX, SOCK_STREAM, 0, pipe_ends) : pipe(pipe_ends), 0);
+  expect_once_blocked(descriptor_waits[_i].body, descriptor_waits[_i].timeout, descriptor_waits[_i].expected);
 }
 END_TEST
 
@@ -221,24 +204,18 @@ END_TEST
  * caller must hold no lock a library thread may take while it looks. */
 START_TEST(quiet_behind_a_lock_the_caller_holds) {
   pthread_mutex_lock(&mutex);
-  start(wait_on_condition, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_QUIET);
+  expect_once_blocked(wait_on_condition, NULL, ADC_ACTIVITY_QUIET);
   pthread_mutex_unlock(&mutex);
 }
 END_TEST
 
 START_TEST(timed_in_nanosleep) {
-  start(sleep_long, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
+  expect_once_blocked(sleep_long, NULL, ADC_ACTIVITY_TIMED);
 }
 END_TEST
 
 START_TEST(timed_in_cond_timedwait) {
-  start(wait_with_timeout, NULL);
-  wait_until_blocked(tid_of_started());
-  ck_assert_int_eq(adc_process_activity(), ADC_ACTIVITY_TIMED);
+  expect_once_blocked(wait_with_timeout, NULL, ADC_ACTIVITY_TIMED);
 }
 END_TEST
 
@@ -327,56 +304,37 @@ START_TEST(syscall_lines_classified) {
 }
 END_TEST
 
-/* Looks once after `seconds`. */
-static enum adc_watch_state look_after(struct adc_activity_watch* watch, double seconds) {
-  adc_sleep_seconds(seconds);
-  return adc_watch_look(watch);
-}
-
-START_TEST(watch_over_at_once_when_quiet) {
-  start(wait_on_condition, NULL);
-  wait_until_blocked(tid_of_started());
+/* Starts a thread running `body` (once it is blocked, unless it spins),
+ * starts a watch with `window` and `bound`, and looks once after `after`
+ * seconds; what the look says. */
+static enum adc_watch_state watch_once(void* (*body)(void*), double window, double bound, double after) {
+  start(body, NULL);
+  pid_t tid = tid_of_started();
+  if (body != spin) wait_until_blocked(tid);
   struct adc_activity_watch watch;
-  adc_watch_begin(&watch, 600, 600);
-  ck_assert_int_eq(adc_watch_look(&watch), ADC_WATCH_QUIET);
-}
-END_TEST
-
-START_TEST(watch_goes_on_past_its_window_while_running) {
-  start(spin, NULL);
-  tid_of_started();
-  struct adc_activity_watch watch;
-  adc_watch_begin(&watch, 0.001, 600);
-  ck_assert_int_eq(look_after(&watch, 0.002), ADC_WATCH_GOES_ON);
+  adc_watch_begin(&watch, window, bound);
+  adc_sleep_seconds(after);
+  enum adc_watch_state state = adc_watch_look(&watch);
   atomic_store(&spinning_stops, true);
+  return state;
 }
-END_TEST
 
-START_TEST(watch_over_at_its_bound_while_running) {
-  start(spin, NULL);
-  tid_of_started();
-  struct adc_activity_watch watch;
-  adc_watch_begin(&watch, 0.001, 0.002);
-  ck_assert_int_eq(look_after(&watch, 0.003), ADC_WATCH_TIME_UP);
-  atomic_store(&spinning_stops, true);
-}
-END_TEST
+/* The watch: over at once when quiet, on past its window while a thread
+ * runs (up to its bound), over after its window when a thread sleeps on a
+ * timer, on within it. */
+static const struct {
+  void* (*body)(void*);
+  double window, bound, after;
+  enum adc_watch_state expected;
+} watches[] = {
+    {wait_on_condition, 600, 600, 0, ADC_WATCH_QUIET}, {spin, 0.001, 600, 0.002, ADC_WATCH_GOES_ON},
+    {spin, 0.001, 0.002, 0.003, ADC_WATCH_TIME_UP},    {sleep_long, 0.001, 600, 0.002, ADC_WATCH_TIME_UP},
+    {sleep_long, 600, 600, 0, ADC_WATCH_GOES_ON},
+};
 
-START_TEST(watch_over_after_its_window_on_a_timer) {
-  start(sleep_long, NULL);
-  wait_until_blocked(tid_of_started());
-  struct adc_activity_watch watch;
-  adc_watch_begin(&watch, 0.001, 600);
-  ck_assert_int_eq(look_after(&watch, 0.002), ADC_WATCH_TIME_UP);
-}
-END_TEST
-
-START_TEST(watch_goes_on_within_its_window_on_a_timer) {
-  start(sleep_long, NULL);
-  wait_until_blocked(tid_of_started());
-  struct adc_activity_watch watch;
-  adc_watch_begin(&watch, 600, 600);
-  ck_assert_int_eq(adc_watch_look(&watch), ADC_WATCH_GOES_ON);
+START_TEST(watch_ends_on_what_threads_do) {
+  ck_assert_int_eq(watch_once(watches[_i].body, watches[_i].window, watches[_i].bound, watches[_i].after),
+                   watches[_i].expected);
 }
 END_TEST
 
@@ -388,11 +346,8 @@ int main(void) {
   tcase_set_timeout(looks, 60);
   tcase_add_test(looks, quiet_in_cond_wait);
   tcase_add_test(looks, quiet_in_join);
-  tcase_add_test(looks, quiet_in_read_on_empty_pipe);
-  tcase_add_test(looks, quiet_in_poll_of_a_pipe);
-  tcase_add_test(looks, quiet_in_epoll_wait_on_a_pipe);
-  tcase_add_test(looks, timed_in_poll_with_a_timeout);
-  tcase_add_test(looks, timed_in_read_of_a_socket);
+  tcase_add_loop_test(looks, wait_on_a_descriptor, 0,
+                      (int)(sizeof(descriptor_waits) / sizeof(descriptor_waits[0])));
   tcase_add_test(looks, quiet_behind_a_lock_the_caller_holds);
   tcase_add_test(looks, timed_in_nanosleep);
   tcase_add_test(looks, timed_in_cond_timedwait);
@@ -401,11 +356,7 @@ int main(void) {
   tcase_add_test(looks, marked_waiting_thread_left_out);
   tcase_add_test(looks, unknown_under_valgrind);
   tcase_add_test(looks, syscall_lines_classified);
-  tcase_add_test(looks, watch_over_at_once_when_quiet);
-  tcase_add_test(looks, watch_goes_on_past_its_window_while_running);
-  tcase_add_test(looks, watch_over_at_its_bound_while_running);
-  tcase_add_test(looks, watch_over_after_its_window_on_a_timer);
-  tcase_add_test(looks, watch_goes_on_within_its_window_on_a_timer);
+  tcase_add_loop_test(looks, watch_ends_on_what_threads_do, 0, (int)(sizeof(watches) / sizeof(watches[0])));
   suite_add_tcase(suite, looks);
   SRunner* runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);

@@ -164,8 +164,8 @@ START_TEST(quiet_statuses_under_load) {
                   subject->caught_by[r]);
   }
   printf(
-      "%s: %d cases, each with its idle machine's status beside %d busy processes (%.1f s idle, %.1f s "
-      "loaded)\n",
+      "%s: %d cases, each with its status without load beside %d busy processes (%.1f s without, %.1f s "
+      "with)\n",
       subject->name, count_lines(quiet), hogs.n, quiet_seconds, loaded_seconds);
   free(quiet);
   free(loaded);
