@@ -47,8 +47,9 @@ section "Downstream example against the installed package"
 # downstream_example too; here it is said on its own).
 ci/test-downstream-example.sh build/default
 
-# (The tests labelled slow, the self-test table and async_repeatability,
-# run in the default build only: under ASan the table alone takes minutes.)
+# (The tests labelled slow, the self-test table, async_repeatability and
+# verdicts_under_load, run in the default build only: under ASan the table
+# alone takes minutes.)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"

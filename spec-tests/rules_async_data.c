@@ -67,7 +67,7 @@ static void schema_matches_fixture(struct adc_case_context* ctx) {
     adc_violation(ctx, "the producer called on_error (%d: %s) instead of on_schema", seen.error_code,
                   seen.error_message);
   } else if (schema == NULL) {
-    adc_violation(ctx, "on_schema never came (the producer was quiet for %.0f s)", ADC_ASYNC_QUIET_SECONDS);
+    adc_violation(ctx, "on_schema never came: %s", adc_async_how_silent(&seen));
   } else if (arrow_json_compare_schema(ctx->fixture, schema, difference, sizeof(difference)) != 0) {
     adc_violation(ctx, "the schema on_schema received differs from the fixture: %s", difference);
   }
@@ -145,21 +145,34 @@ static void task_matches_fixture(struct adc_case_context* ctx) {
   adc_async_release_results(run);
 }
 
-/* How long BytesAllocated is asked again after release, and how often: the
- * producer may free what it held just after it released the handler (the
- * reference's thread does, as it ends), which takes it well under a
- * millisecond; only a leak waits out the whole bound. */
+/* The producer may free what it held just after it released the handler
+ * (the reference's thread does, as it ends), so BytesAllocated is asked
+ * again until it is back, or the producer can free nothing more: every
+ * other thread of the process waits (a leak shows at once).  A producer
+ * with a thread still running is asked again for up to a second
+ * (adc_async_watch); this is the bound where its process does not go quiet
+ * and none of its threads runs. */
 #define BYTES_BACK_WITHIN_SECONDS 0.5
-#define BYTES_BACK_POLL_SECONDS 0.0005
 
-/* BytesAllocated back at `baseline` within BYTES_BACK_WITHIN_SECONDS. */
+struct bytes_asked {
+  struct adc_case_context* ctx;
+  int64_t baseline;
+  int64_t bytes;
+  bool failed; /* BytesAllocated could not be called: a verdict was given */
+};
+
+static bool bytes_back(void* context) {
+  struct bytes_asked* asked = context;
+  asked->failed = !adc_bytes_allocated(asked->ctx, &asked->bytes);
+  return asked->failed || asked->bytes == asked->baseline;
+}
+
+/* Whether BytesAllocated came back to `baseline`; `bytes` as last read. */
 static bool bytes_back_to(struct adc_case_context* ctx, int64_t baseline, int64_t* bytes) {
-  for (int attempt = 0; attempt * BYTES_BACK_POLL_SECONDS < BYTES_BACK_WITHIN_SECONDS; attempt++) {
-    if (!adc_bytes_allocated(ctx, bytes)) return false;
-    if (*bytes == baseline) return true;
-    adc_async_settle(BYTES_BACK_POLL_SECONDS);
-  }
-  return false;
+  struct bytes_asked asked = {ctx, baseline, 0, false};
+  bool back = adc_async_watch(BYTES_BACK_WITHIN_SECONDS, bytes_back, &asked) && !asked.failed;
+  *bytes = asked.bytes;
+  return back;
 }
 
 static void extract_without_data_cleans_up(struct adc_case_context* ctx) {

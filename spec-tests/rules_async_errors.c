@@ -47,8 +47,8 @@ static void release_follows(struct adc_case_context* ctx) {
     adc_violation(ctx, "%d call(s) other than release came after on_error, the first %s",
                   seen.after_error.count, seen.after_error.first);
   } else if (seen.release_calls == 0) {
-    adc_timed_out(ctx, "release never came: the producer was quiet for %.0f s after on_error(%d)",
-                  ADC_ASYNC_QUIET_SECONDS, seen.error_code);
+    adc_timed_out(ctx, "release never came after on_error(%d): %s", seen.error_code,
+                  adc_async_how_silent(&seen));
   } else if (seen.release_calls > 1 || seen.after_release.count > 0) {
     adc_violation(ctx, "release was not the last call, made once: %d release call(s), %d call(s) after it",
                   seen.release_calls, seen.after_release.count);
@@ -119,13 +119,12 @@ static void metadata_encoding(struct adc_case_context* ctx) {
 /* clang-format on */
 
 static const struct adc_rule rules[] = {
-    ERROR_RULE(
-        RULE_RELEASE_FOLLOWS, "ArrowAsyncDeviceStreamHandler.on_error",
-        "After calling this, the release callback will be called as the last call on this struct.",
-        "Has the producer fail mid-stream (ExportFailingAsyncFromJson), requesting every batch: after "
-        "on_error comes release, exactly once, and nothing else (a producer quiet for a second without "
-        "it ends the case as timeout).",
-        release_follows),
+    ERROR_RULE(RULE_RELEASE_FOLLOWS, "ArrowAsyncDeviceStreamHandler.on_error",
+               "After calling this, the release callback will be called as the last call on this struct.",
+               "Has the producer fail mid-stream (ExportFailingAsyncFromJson), requesting every batch: after "
+               "on_error comes release, exactly once, and nothing else (a producer whose threads all wait "
+               "without it, or that makes no callback for a second, ends the case as timeout).",
+               release_follows),
     ERROR_RULE(
         "async.on_error.errno_code", "ArrowAsyncDeviceStreamHandler.on_error",
         "The parameters are an errno-compatible error code and an optional error message and metadata.",

@@ -15,10 +15,13 @@
 #include "rule_api/async_handler.h"
 
 /* How long the handler gives a producer to hand out what it was not asked
- * for, when it watches for that (async.tasks.within_requested only): no
- * signal tells that a conforming producer will not, so it waits this long
- * twice.  Measured: producer_async_task_beyond_request caught 50 runs of
- * 50 on cpu and simulated with --jobs 2 under a load average of 5. */
+ * for, when it watches for that (async.tasks.within_requested only), where
+ * the producer's process does not go quiet and none of its threads runs:
+ * once every thread waits nothing more can come, and the watch ends at
+ * once; while one runs it goes on (adc_async_watch), so a producer handing
+ * out a task beyond demand is caught however busy the machine.  Measured
+ * with this window alone: producer_async_task_beyond_request caught 50
+ * runs of 50 on cpu and simulated with --jobs 2 under a load average of 5. */
 #define UNASKED_WATCH_SECONDS 0.01
 
 /* After a rule judged what it watches for: when nothing was wrong there
@@ -80,18 +83,19 @@ static void on_schema_first_and_once(struct adc_case_context* ctx) {
 
 /* The handler asks for nothing from inside its callbacks; the main thread
  * asks for one batch once on_schema came, then, once it came, for the
- * rest.  After each step it leaves the producer `watch_seconds` to hand
- * out what it was not asked for (0 for a rule that does not judge that). */
+ * rest.  After each step it watches the producer hand out what it was not
+ * asked for (adc_async_watch, `watch_seconds` its window; 0 for a rule
+ * that does not judge that). */
 static struct adc_async_run* run_in_small_steps(struct adc_case_context* ctx, double watch_seconds,
                                                 struct adc_async_observed* seen) {
   const struct adc_async_script script = {.reject_task = -1};
   struct adc_async_run* run = adc_async_start(ctx, &script);
   if (run == NULL) return NULL;
   adc_async_wait_for(run, ADC_ASYNC_SCHEMA_SEEN, 0, ADC_ASYNC_QUIET_SECONDS);
-  adc_async_settle(watch_seconds);
+  if (watch_seconds > 0) adc_async_watch(watch_seconds, NULL, NULL);
   adc_async_request(run, 1);
   adc_async_wait_for(run, ADC_ASYNC_TASK_SEEN, 1, ADC_ASYNC_QUIET_SECONDS);
-  adc_async_settle(watch_seconds);
+  if (watch_seconds > 0) adc_async_watch(watch_seconds, NULL, NULL);
   adc_async_request(run, ctx->fixture->n_batches);
   adc_async_wait_for_release(run);
   *seen = adc_async_snapshot(run);
@@ -136,9 +140,9 @@ static void request_reentrant(struct adc_case_context* ctx) {
     adc_async_explain_stall(ctx, run); /* nothing could be requested */
   } else if (seen.request_stuck_in != NULL) {
     adc_timed_out(ctx,
-                  "request(1), called from inside %s, had not returned after %.0f s: the producer does not "
-                  "allow request from inside its callbacks (a lock held across them?)",
-                  seen.request_stuck_in, ADC_ASYNC_QUIET_SECONDS);
+                  "request(1), called from inside %s, did not return (%s): the producer does not allow "
+                  "request from inside its callbacks (a lock held across them?)",
+                  seen.request_stuck_in, adc_async_how_silent(&seen));
   } else if (!ended) {
     adc_violation(ctx,
                   "the stream stalled after %d task(s) with %lld requested, one at a time from inside "
@@ -166,8 +170,9 @@ static void invalid_request_reported(struct adc_case_context* ctx) {
   adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
   struct adc_async_observed seen = adc_async_snapshot(run);
   if (seen.on_error_calls == 0) {
-    adc_violation(ctx, "request(0) was followed by %s, not on_error, within %.0f s",
-                  seen.ends > 0 ? "the end of the stream" : "nothing", ADC_ASYNC_QUIET_SECONDS);
+    adc_violation(ctx, "request(0) was followed by %s, not on_error (%s)",
+                  seen.ends > 0 ? "the end of the stream" : "nothing",
+                  seen.ends > 0 ? "the stream ended" : adc_async_how_silent(&seen));
     adc_async_cancel(run); /* the stream waits for valid demand: end it */
   }
   adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
@@ -205,8 +210,8 @@ static void cancel_release_follows(struct adc_case_context* ctx) {
   if (!run_cancelled(ctx, &seen) && !ctx->has_verdict) {
     adc_timed_out(ctx,
                   "the producer never called the handler's release after cancel() (called twice, from "
-                  "another thread than the producer's, after %d task(s)): quiet for %.0f s",
-                  seen.tasks, ADC_ASYNC_QUIET_SECONDS);
+                  "another thread than the producer's, after %d task(s)): %s",
+                  seen.tasks, adc_async_how_silent(&seen));
   }
 }
 
@@ -235,9 +240,11 @@ static void end_is_null_task(struct adc_case_context* ctx) {
   }
 }
 
-/* How long to watch for calls after release: a second release comes
- * right after the first.  Measured as UNASKED_WATCH_SECONDS, with
- * producer_async_releases_twice: 50 of 50. */
+/* How long to watch for calls after release, where the producer's
+ * process does not go quiet and none of its threads runs (adc_async_watch:
+ * the watch ends once every thread waits, and goes on while one runs): a
+ * second release comes right after the first.  Measured as
+ * UNASKED_WATCH_SECONDS, with producer_async_releases_twice: 50 of 50. */
 #define AFTER_RELEASE_WATCH_SECONDS 0.01
 
 static void release_last_and_once(struct adc_case_context* ctx) {
@@ -246,14 +253,13 @@ static void release_last_and_once(struct adc_case_context* ctx) {
   if (run == NULL) return;
   bool ended = adc_async_wait_for(run, ADC_ASYNC_ENDED, 0, ADC_ASYNC_QUIET_SECONDS);
   bool released = ended && adc_async_wait_for(run, ADC_ASYNC_RELEASED, 0, ADC_ASYNC_QUIET_SECONDS);
-  if (released) adc_async_settle(AFTER_RELEASE_WATCH_SECONDS);
+  if (released) adc_async_watch(AFTER_RELEASE_WATCH_SECONDS, NULL, NULL);
   struct adc_async_observed seen = adc_async_snapshot(run);
   if (!ended) {
     adc_async_explain_stall(ctx, run);
   } else if (!released) {
-    adc_timed_out(ctx,
-                  "the producer never called the handler's release after the stream ended: quiet for %.0f s",
-                  ADC_ASYNC_QUIET_SECONDS);
+    adc_timed_out(ctx, "the producer never called the handler's release after the stream ended: %s",
+                  adc_async_how_silent(&seen));
   } else if (seen.release_calls > 1) {
     adc_violation(ctx, "release was called %d times on the handler", seen.release_calls);
   } else if (seen.after_release.count > 0) {
@@ -282,11 +288,13 @@ static void rejection_only_release_follows(struct adc_case_context* ctx) {
   }
 }
 
-/* How long async.callbacks.serialised keeps one on_next_task open: a
- * producer thread that does not wait for the running callback starts its
- * own within a scheduler tick or two (at most 6 ms seen with both cores
- * busy), so this is about three times that (the rule's .method says
- * 0.02 s). */
+/* How long async.callbacks.serialised keeps one on_next_task open where
+ * the producer's process does not go quiet and none of its threads runs
+ * (the hold ends once every other thread waits, and goes on while one
+ * runs: async_handler.h, hold_task): a producer thread that does not wait
+ * for the running callback starts its own within a scheduler tick or two
+ * (at most 6 ms seen with both cores busy), so this is about three times
+ * that (the rule's .method says 0.02 s). */
 #define OVERLAP_WATCH_SECONDS 0.02
 
 /* spec: "Thread safety".  The handler's callbacks return within
@@ -345,8 +353,9 @@ static const struct adc_rule rules[] = {
         .sentence =
             "A producer should only call the appropriate on_next_task callback up to a maximum of the "
             "total sum of calls to this method before propagating back-pressure / waiting.",
-        .method = "Requests nothing in on_schema, then 1 from another thread, then the rest, watching 10 ms "
-                  "after each step: at no on_next_task may the tasks handed out exceed the sum requested.",
+        .method = "Requests nothing in on_schema, then 1 from another thread, then the rest, watching after "
+                  "each step until every thread of the producer waits (10 ms where they never all do, while "
+                  "none runs): at no on_next_task may the tasks handed out exceed the sum requested.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
@@ -375,8 +384,8 @@ static const struct adc_rule rules[] = {
         .clause = "ArrowAsyncProducer.request",
         .sentence = "It MUST be valid to call this synchronously from within on_next_task or on_schema.",
         .method = "Requests one batch from inside on_schema and one from inside each on_next_task: every "
-                  "request returns (a request still running after a quiet second ends the case as timeout) "
-                  "and the stream reaches its end.",
+                  "request returns (one that does not, with the producer's threads all waiting or no "
+                  "callback for a second, ends the case as timeout) and the stream reaches its end.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
@@ -418,8 +427,8 @@ static const struct adc_rule rules[] = {
             "must eventually stop calling on_next_task and then subsequently call release on the async "
             "handler object.",
         .method = "Cancels twice from another thread once the first task came (calls to cancel must be "
-                  "idempotent and thread-safe): release must follow; a producer quiet for a second without "
-                  "it ends the case as timeout.",
+                  "idempotent and thread-safe): release must follow; a producer whose threads all wait "
+                  "without it, or that makes no callback for a second, ends the case as timeout.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
@@ -461,9 +470,10 @@ static const struct adc_rule rules[] = {
         .clause = "ArrowAsyncDeviceStreamHandler.on_error",
         .sentence =
             "After calling this, the release callback will be called as the last call on this struct.",
-        .method = "Runs the whole stream: release comes once the stream ended (a producer quiet for a "
-                  "second without it ends the case as timeout), exactly once, and nothing after it "
-                  "(watched for 10 ms).",
+        .method = "Runs the whole stream: release comes once the stream ended (a producer whose threads "
+                  "all wait without it, or that makes no callback for a second, ends the case as timeout), "
+                  "exactly once, and nothing after it (watched until every thread of the producer waits; "
+                  "10 ms where they never all do, while none runs).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ExportAsyncFromJson),
@@ -494,7 +504,8 @@ static const struct adc_rule rules[] = {
                     "serialized manner, but are not guaranteed to be called from the same thread every time.",
         .method = "Runs the whole stream counting the handler callbacks running: no callback may start, on "
                   "any thread, while another is running. The handler's callbacks return within microseconds, "
-                  "so the on_next_task of the last task but one is held open 0.02 s (once per case; a "
+                  "so the on_next_task of the last task but one is held open until every other thread of "
+                  "the process waits (0.02 s where they never all do, while none runs; once per case; a "
                   "callback starting meanwhile ends the hold).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,

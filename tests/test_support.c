@@ -125,6 +125,53 @@ int count_lines(const char* text) {
   return lines;
 }
 
+char* async_case_statuses(const char* producer, const char* consumer) {
+  /* One report over both devices: every device, filtered to these two. */
+  const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--producer", producer,
+                        "--consumer", consumer,
+                        "--device",   "all",
+                        "--filter",   "cpu/async.*",
+                        "--filter",   "simulated/async.*",
+                        "--filter",   "cpu/consumer.async.*",
+                        "--filter",   "simulated/consumer.async.*",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "%s and %s: no report", producer, consumer);
+  size_t size = 1, used = 0;
+  char* lines = calloc(1, size);
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    char line[512];
+    int length = snprintf(line, sizeof(line), "%s %s\n", cJSON_GetObjectItem(item, "id")->valuestring,
+                          cJSON_GetObjectItem(item, "status")->valuestring);
+    size += (size_t)length;
+    lines = realloc(lines, size);
+    memcpy(lines + used, line, (size_t)length + 1);
+    used += (size_t)length;
+  }
+  cJSON_Delete(report);
+  ck_assert_msg(used > 0, "%s and %s: the report has no async case", producer, consumer);
+  return lines;
+}
+
+void lines_that_differ(const char* first, const char* again, char* out, size_t size) {
+  out[0] = '\0';
+  size_t used = 0;
+  for (const char* line = again; *line != '\0';) {
+    const char* end = strchr(line, '\n');
+    size_t length = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+    char* copy = strndup(line, length);
+    if (copy != NULL && strstr(first, copy) == NULL && used + length < size) {
+      memcpy(out + used, copy, length + 1);
+      used += length;
+    }
+    free(copy);
+    line += length;
+  }
+}
+
 size_t processes_left_behind(double grace_seconds) {
   for (double waited = 0;; waited += 0.01) {
     while (waitpid(-1, NULL, WNOHANG) > 0) continue;

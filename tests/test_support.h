@@ -62,6 +62,18 @@ int run_suite(Suite* suite);
 /* Number of lines in `text` (a last line without newline counts). */
 int count_lines(const char* text);
 
+/* The status of each case of a run of the async rules, producer and
+ * consumer, on the CPU and the simulated device over the hand-written
+ * fixtures (the cases whose waits end on what the library's threads do:
+ * test_async_repeatability, test_verdicts_under_load), with `producer` and
+ * `consumer`: "<case id> <status>" lines in report order, which the caller
+ * frees.  The test fails when the run wrote no report or ran no case. */
+char* async_case_statuses(const char* producer, const char* consumer);
+
+/* The lines of `again` that `first` lacks, into `out` (as many as fit):
+ * the whole of two runs' statuses would overflow Check's message. */
+void lines_that_differ(const char* first, const char* again, char* out, size_t size);
+
 /* Build-tree paths. */
 #define BUILD_PATH(name) ADC_BUILD_DIR "/" name
 #define SOURCE_PATH(name) ADC_SOURCE_DIR "/" name

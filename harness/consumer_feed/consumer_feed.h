@@ -152,11 +152,13 @@ struct adc_feed_stream_counts adc_feed_stream_counts(const struct adc_feed* feed
  * thread of its own: `request` only adds credit (spec: request "MUST NOT
  * synchronously call on_next_task or on_error"), `cancel` is idempotent and
  * thread-safe, handler callbacks are made one at a time, and the handler's
- * release is the last call, made once.  Every wait is bounded: a consumer
- * that requests nothing for ADC_FEED_ASYNC_STALL_SECONDS while batches are
- * left gets on_error(ETIMEDOUT) and release, so that Import returns and the
- * case is judged rather than hung.  Each task has a record that outlives it,
- * so a second extract_data call is counted, never undefined behaviour. */
+ * release is the last call, made once.  A consumer that leaves the stream
+ * without a request while batches are left gets on_error(ETIMEDOUT) and
+ * release, so that Import returns and the case is judged rather than hung:
+ * at once when its process is quiet (support/quiescence.h: every thread
+ * waits, none can request), else after ADC_FEED_ASYNC_STALL_SECONDS without
+ * a request.  Each task has a record that outlives it, so a second
+ * extract_data call is counted, never undefined behaviour. */
 struct adc_feed_async_options {
   /* Once the consumer has requested this batch, the feed calls
    * on_error(EIO, message, metadata) instead of handing it over, then
@@ -183,16 +185,23 @@ struct adc_feed_async_options {
    * receive one or more calls to on_next_task or on_error even after
    * calling cancel").  Otherwise a cancel is followed by release alone. */
   bool deliver_after_cancel;
-  /* How long, after the stream's last callback, the feed watches whether
+  /* Positive: after the stream's last callback the feed watches whether
    * Import returns before it releases the handler (plugin ABI: Import
    * blocks "until the producer has released the handler"); an Import that
-   * returns meanwhile did not wait, and release is then not called.  0:
-   * release at once, for every rule but the one that judges the wait
-   * (consumer.async.waits_for_release), so that no other case of a
-   * consumer that behaves is held by a timer. */
+   * returns meanwhile did not wait, and release is then not called.  The
+   * watch ends once every thread of the consumer's process waits (it can
+   * only be waiting for the release), goes on while a thread runs (up to
+   * ADC_FEED_ASYNC_STALL_SECONDS), and lasts this many seconds where the
+   * process cannot go quiet or its threads cannot be seen.  0: release at
+   * once, for every rule but the one that judges the wait
+   * (consumer.async.waits_for_release). */
   double release_watch_seconds;
 };
 
+/* How long the feed waits for a consumer whose process does not go quiet
+ * (a thread keeps running, or one of its runtime wakes on a timer) or
+ * whose threads cannot be seen: for a request, and for Import's return in
+ * release_watch_seconds' watch while a thread runs. */
 #define ADC_FEED_ASYNC_STALL_SECONDS 1.0
 #define ADC_FEED_ASYNC_OVERWRITTEN "#OVERWRITTEN#"
 
@@ -229,7 +238,8 @@ struct adc_feed_async_counts {
   int requests;            /* request calls, of which invalid_requests had n <= 0 */
   int64_t requested;       /* their sum, valid ones only */
   int invalid_requests;
-  bool stalled;                  /* the feed ended the stream itself: no request came in time */
+  bool stalled;                  /* the feed ended the stream itself: no request came */
+  bool stalled_quiet;            /* ... with the consumer's process quiet (else after 1 s) */
   bool injected_error_delivered; /* on_error(EIO) at options.fail_at_batch */
   int on_error_calls;            /* for any reason */
   bool ended;                    /* on_next_task(NULL) was called */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "consumer_feed/feed_records.h"
+#include "support/activity_watch.h"
 #include "support/clock.h"
 
 /* The record of one task; the ArrowAsyncTask handed to on_next_task lives
@@ -154,11 +155,33 @@ static bool consumer_gone(struct adc_feed_async* producer) {
   return gone;
 }
 
+/* Waits, with `mutex` held, for a signal on `changed` (a request, a
+ * cancel, Import's return) for the watch's pause; when none came, looks at
+ * the consumer's process, with `mutex` released (request and cancel take
+ * it: a consumer thread waiting for it would look quiet), and says whether
+ * the watch is over.  The caller rechecks what it waits for first. */
+static enum adc_watch_state wait_for_consumer(struct adc_feed_async* producer,
+                                              struct adc_activity_watch* watch) {
+  const struct timespec until = adc_monotonic_deadline(adc_watch_pause(watch));
+  if (pthread_cond_timedwait(&producer->changed, &producer->mutex, &until) != ETIMEDOUT)
+    return ADC_WATCH_GOES_ON;
+  pthread_mutex_unlock(&producer->mutex);
+  enum adc_watch_state state = adc_watch_look(watch);
+  pthread_mutex_lock(&producer->mutex);
+  return state;
+}
+
 /* What to do next, taking one credit for a batch; with `may_wait`, waits
- * for a request up to ADC_FEED_ASYNC_STALL_SECONDS.  The end of the stream
- * needs no credit: it hands over no data. */
+ * for a request.  A consumer whose process is quiet (every thread waiting
+ * on the process itself: the feed's thread, the one asking, is the only one
+ * that could act) will request nothing more, and has stalled at once; one
+ * whose process keeps a thread running, or waiting on a timer, or whose
+ * threads cannot be seen, is given ADC_FEED_ASYNC_STALL_SECONDS.  The end of
+ * the stream needs no credit: it hands over no data. */
 static enum next_step next_step(struct adc_feed_async* producer, bool may_wait) {
-  const struct timespec deadline = adc_monotonic_deadline(ADC_FEED_ASYNC_STALL_SECONDS);
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, ADC_FEED_ASYNC_STALL_SECONDS, ADC_FEED_ASYNC_STALL_SECONDS);
+  enum adc_watch_state watched = ADC_WATCH_GOES_ON;
   pthread_mutex_lock(&producer->mutex);
   enum next_step step = STEP_NO_CREDIT;
   for (;;) {
@@ -176,10 +199,11 @@ static enum next_step next_step(struct adc_feed_async* producer, bool may_wait) 
     } else if (producer->credit > 0) {
       producer->credit--;
       step = producer->next_batch == producer->options.fail_at_batch ? STEP_FAIL : STEP_TASK;
-    } else if (may_wait &&
-               pthread_cond_timedwait(&producer->changed, &producer->mutex, &deadline) == ETIMEDOUT) {
+    } else if (may_wait && watched != ADC_WATCH_GOES_ON) {
       step = STEP_STALLED;
+      producer->counts.stalled_quiet = watched == ADC_WATCH_QUIET;
     } else if (may_wait) {
+      watched = wait_for_consumer(producer, &watch);
       continue;
     }
     break;
@@ -303,7 +327,10 @@ static bool deliver(struct adc_feed_async* producer, bool may_wait) {
       }
       case STEP_STALLED:
         producer->counts.stalled = true;
-        report_error(producer, ETIMEDOUT, "the consumer requested no batch within 1 s");
+        report_error(producer, ETIMEDOUT,
+                     producer->counts.stalled_quiet
+                         ? "the consumer requested no batch, and every thread of its process waited"
+                         : "the consumer requested no batch within 1 s");
         return true;
       case STEP_BAD_REQUEST:
         report_error(producer, EINVAL, "request() was called with n <= 0");
@@ -321,17 +348,34 @@ static bool deliver(struct adc_feed_async* producer, bool may_wait) {
   }
 }
 
+/* Before release, with release_watch_seconds: watches whether Import
+ * returns.  A consumer that waits for release (plugin ABI: Import blocks
+ * "until the producer has released the handler") soon has every thread of
+ * its process waiting on the process itself: it can only be waiting for
+ * the feed, and the watch ends.  One that does not wait is on its way back
+ * from Import, running (or ready to run, on a loaded machine), never quiet:
+ * the watch goes on until Import returns, up to ADC_FEED_ASYNC_STALL_SECONDS
+ * for a consumer that keeps running without returning.  Where the process
+ * cannot go quiet (a thread of its runtime wakes on a timer) or its threads
+ * cannot be seen, the watch lasts release_watch_seconds while no thread
+ * runs: the window the feed had before it could tell. */
+static void watch_for_return(struct adc_feed_async* producer) {
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, producer->options.release_watch_seconds, ADC_FEED_ASYNC_STALL_SECONDS);
+  pthread_mutex_lock(&producer->mutex);
+  while (!producer->import_returned && wait_for_consumer(producer, &watch) == ADC_WATCH_GOES_ON) {
+  }
+  pthread_mutex_unlock(&producer->mutex);
+}
+
 /* The last call on the handler (spec: "the release callback will be called
  * as the last call on this struct").  Off the consumer's own thread, the
- * feed first watches for the options' release_watch_seconds: an Import
+ * feed first watches whether Import returns (watch_for_return): an Import
  * that returns meanwhile did not wait for release, and the handler may be
  * gone, so release is not called. */
 static void finish(struct adc_feed_async* producer, bool inside_start) {
+  if (!inside_start && producer->options.release_watch_seconds > 0) watch_for_return(producer);
   pthread_mutex_lock(&producer->mutex);
-  const struct timespec deadline = adc_monotonic_deadline(producer->options.release_watch_seconds);
-  while (!inside_start && !producer->import_returned && producer->options.release_watch_seconds > 0 &&
-         pthread_cond_timedwait(&producer->changed, &producer->mutex, &deadline) != ETIMEDOUT) {
-  }
   bool gone = producer->import_returned;
   if (gone) producer->counts.import_returned_before_release = true;
   pthread_mutex_unlock(&producer->mutex);

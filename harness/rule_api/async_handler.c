@@ -10,6 +10,7 @@
 #include "rule_api/needs.h"
 #include "rule_api/output_slot.h"
 #include "rule_api/producer_calls.h"
+#include "support/activity_watch.h"
 #include "support/clock.h"
 
 /* A case runs one rule, which hands out a few handlers at most; their
@@ -165,14 +166,33 @@ static int extract(struct adc_async_run* run, struct ArrowAsyncTask* task, int i
   return code;
 }
 
-/* Keeps the calling callback open for the script's hold_seconds, or until
- * another callback starts beside it (spec: "Thread safety"): a serialised
- * producer waits for the callback to return, so it costs the whole hold. */
-static void hold_open(struct adc_async_run* run) {
-  const struct timespec until = adc_monotonic_deadline(run->script.hold_seconds);
+/* Waits, with run->lock held, for a signal on `changed` for the watch's
+ * pause; when none came, looks at the process with the lock released
+ * (every callback's enter() takes it: a producer thread waiting for it
+ * would look quiet) and says whether the watch is over.  The caller
+ * rechecks what it waits for first. */
+static enum adc_watch_state wait_and_look(struct adc_async_run* run, struct adc_activity_watch* watch) {
+  const struct timespec until = adc_monotonic_deadline(adc_watch_pause(watch));
+  if (pthread_cond_timedwait(&run->changed, &run->lock, &until) != ETIMEDOUT) return ADC_WATCH_GOES_ON;
+  pthread_mutex_unlock(&run->lock);
+  enum adc_watch_state state = adc_watch_look(watch);
   pthread_mutex_lock(&run->lock);
-  while (run->seen.overlapping.count == 0) {
-    if (pthread_cond_timedwait(&run->changed, &run->lock, &until) == ETIMEDOUT) break;
+  return state;
+}
+
+/* Keeps the calling callback open until another callback starts beside it
+ * (spec: "Thread safety"), or until no other thread of the process can
+ * start one: all wait (a serialised producer waits for this callback to
+ * return; the case's main thread, waiting for callbacks, is left out of the
+ * looks).  A thread that runs may be on its way to a callback: the hold
+ * lasts while one does, up to ADC_ASYNC_QUIET_SECONDS, and the script's
+ * hold_seconds where the producer's threads wait on timers or cannot be
+ * seen. */
+static void hold_open(struct adc_async_run* run) {
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, run->script.hold_seconds, ADC_ASYNC_QUIET_SECONDS);
+  pthread_mutex_lock(&run->lock);
+  while (run->seen.overlapping.count == 0 && wait_and_look(run, &watch) == ADC_WATCH_GOES_ON) {
   }
   pthread_mutex_unlock(&run->lock);
 }
@@ -376,28 +396,48 @@ static bool reached(const struct adc_async_run* run, enum adc_async_milestone mi
 }
 
 bool adc_async_wait_for(struct adc_async_run* run, enum adc_async_milestone milestone, int tasks,
-                        double quiet_seconds) {
+                        double window) {
+  adc_quiescence_begin_waiting();
+  struct adc_activity_watch watch;
   pthread_mutex_lock(&run->lock);
   int callbacks = -1;
-  double quiet_since = adc_now_seconds();
+  enum adc_watch_state watched = ADC_WATCH_GOES_ON;
   while (!reached(run, milestone, tasks)) {
     if (run->seen.callbacks != callbacks) {
+      /* A callback came: the producer is under way, and the watch starts
+       * again. */
       callbacks = run->seen.callbacks;
-      quiet_since = adc_now_seconds();
-    } else if (adc_now_seconds() - quiet_since >= quiet_seconds) {
+      adc_watch_begin(&watch, window, ADC_ASYNC_QUIET_SECONDS);
+      watched = ADC_WATCH_GOES_ON;
+    } else if (watched != ADC_WATCH_GOES_ON) {
+      run->seen.went_quiet = watched == ADC_WATCH_QUIET;
       break;
     }
-    /* Woken by each callback; the short timeout re-reads the clock. */
-    const struct timespec until = adc_monotonic_deadline(0.02);
-    pthread_cond_timedwait(&run->changed, &run->lock, &until);
+    watched = wait_and_look(run, &watch);
   }
   bool came = reached(run, milestone, tasks);
   pthread_mutex_unlock(&run->lock);
+  adc_quiescence_end_waiting();
   return came;
 }
 
-void adc_async_settle(double seconds) {
-  adc_sleep_seconds(seconds);
+bool adc_async_watch(double window, bool (*done)(void* context), void* context) {
+  adc_quiescence_begin_waiting();
+  struct adc_activity_watch watch;
+  adc_watch_begin(&watch, window, ADC_ASYNC_QUIET_SECONDS);
+  enum adc_watch_state watched = ADC_WATCH_GOES_ON;
+  bool came = false;
+  while (!(came = done != NULL && done(context)) && watched == ADC_WATCH_GOES_ON) {
+    adc_sleep_seconds(adc_watch_pause(&watch));
+    watched = adc_watch_look(&watch);
+  }
+  adc_quiescence_end_waiting();
+  return came;
+}
+
+const char* adc_async_how_silent(const struct adc_async_observed* seen) {
+  return seen->went_quiet ? "every thread of its process waited, none on its way to a callback"
+                          : "it made no callback for 1 s";
 }
 
 struct adc_async_observed adc_async_snapshot(struct adc_async_run* run) {
@@ -453,16 +493,16 @@ void adc_async_explain_stall(struct adc_case_context* ctx, struct adc_async_run*
                    "handler->producer was not set when on_schema came: nothing could be requested (see %s)",
                    ADC_RULE_ASYNC_PRODUCER_SET);
   } else if (seen.on_schema_calls == 0 && !ended) {
-    adc_unresolved(ctx, "on_schema never came: the producer was quiet for %.0f s (see %s)",
-                   ADC_ASYNC_QUIET_SECONDS, ADC_RULE_ASYNC_SCHEMA);
+    adc_unresolved(ctx, "on_schema never came: %s (see %s)", adc_async_how_silent(&seen),
+                   ADC_RULE_ASYNC_SCHEMA);
   } else if (seen.request_stuck_in != NULL) {
     adc_unresolved(ctx, "request() called from inside %s never returned (see %s)", seen.request_stuck_in,
                    ADC_RULE_ASYNC_REENTRANT);
   } else if (!ended) {
     adc_unresolved(ctx,
-                   "the producer went quiet for %.0f s after %d task(s) with %lld requested, without "
-                   "ending the stream (see %s)",
-                   ADC_ASYNC_QUIET_SECONDS, seen.tasks, (long long)seen.requested, ADC_RULE_ASYNC_END);
+                   "the producer stopped after %d task(s) with %lld requested, without ending the stream: "
+                   "%s (see %s)",
+                   seen.tasks, (long long)seen.requested, adc_async_how_silent(&seen), ADC_RULE_ASYNC_END);
   } else if (seen.release_calls == 0) {
     adc_unresolved(ctx, "the producer did not release the handler once the stream ended (see %s)",
                    ADC_RULE_ASYNC_RELEASE);

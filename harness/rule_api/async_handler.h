@@ -20,11 +20,16 @@
  * one on_next_task open, so that a second thread of the producer has time
  * to start a callback beside it (spec: "Thread safety").
  *
- * Every wait is bounded by the producer's silence: a wait gives up after
- * ADC_ASYNC_QUIET_SECONDS without any handler callback, so a producer that
- * never calls release, or deadlocks, costs its case a second or two and
- * never hangs the harness.  A run's records live until the case's process
- * ends: a producer that calls back late finds them intact. */
+ * A wait for a callback ends once the producer can make none: every other
+ * thread of the case's process waits on the process itself
+ * (support/quiescence.h), so a producer that never calls release, or
+ * deadlocks, costs its case a few milliseconds.  A producer with a thread
+ * running may be on its way to the callback and is waited for, up to
+ * ADC_ASYNC_QUIET_SECONDS without any callback; where its process does not
+ * go quiet (a thread on a timer) or threads cannot be seen, each wait keeps
+ * the time limit it had before the harness could tell.  A run's records
+ * live until the case's process ends: a producer that calls back late finds
+ * them intact. */
 #ifndef ADC_ASYNC_HANDLER_H
 #define ADC_ASYNC_HANDLER_H
 
@@ -42,7 +47,8 @@
 #define ADC_RULE_ASYNC_RELEASE "async.release.last_and_once"
 #define ADC_RULE_ASYNC_REENTRANT "async.request.reentrant"
 
-/* How long a wait lasts without any handler callback before it gives up. */
+/* How long a wait lasts without any handler callback before it gives up,
+ * where the producer's process does not go quiet. */
 #define ADC_ASYNC_QUIET_SECONDS 1.0
 
 /* What the handler does on its own, from inside its callbacks. */
@@ -52,10 +58,11 @@ struct adc_async_script {
   int reject_schema;               /* on_schema returns this; 0: accepts the schema */
   int64_t reject_task;             /* on_next_task of this task (from 0) returns EINVAL; -1: none */
   bool extract_without_data;       /* extract_data(task, NULL): the data are not wanted */
-  /* on_next_task of task `hold_task` (from 0) stays open `hold_seconds`
-   * once the task is handled, or until another callback starts: a
-   * producer that does not wait for callbacks to return shows it there
-   * (spec: "Thread safety").  0 seconds: no callback is held. */
+  /* on_next_task of task `hold_task` (from 0) stays open once the task is
+   * handled, until another callback starts or no thread of the process
+   * can start one (all wait); `hold_seconds` where the process does not go
+   * quiet: a producer that does not wait for callbacks to return shows it
+   * there (spec: "Thread safety").  0 seconds: no callback is held. */
   int64_t hold_task;
   double hold_seconds;
 };
@@ -110,6 +117,9 @@ struct adc_async_observed {
   struct adc_async_wrong_calls after_error;        /* anything but release after on_error */
   /* A request the handler made from inside this callback has not returned. */
   const char* request_stuck_in;
+  /* The last wait that gave up found every thread of the process waiting
+   * (else it gave up after ADC_ASYNC_QUIET_SECONDS, or its window). */
+  bool went_quiet;
 };
 
 struct adc_async_run;
@@ -141,12 +151,23 @@ enum adc_async_milestone {
 };
 
 /* Waits until `milestone` (ADC_ASYNC_TASK_SEEN: until `tasks` tasks came),
- * or until the producer was quiet for `quiet_seconds`; whether it came. */
+ * or until the producer can make no callback (every other thread of the
+ * process waits on it), or, without any callback, for `window` while none
+ * of its threads runs (one waits on a timer, or threads cannot be seen) and
+ * ADC_ASYNC_QUIET_SECONDS while one does; whether it came. */
 bool adc_async_wait_for(struct adc_async_run* run, enum adc_async_milestone milestone, int tasks,
-                        double quiet_seconds);
+                        double window);
 
-/* Sleeps `seconds`, letting the producer call what it will. */
-void adc_async_settle(double seconds);
+/* Lets the producer call what it will, on its own: returns once
+ * `done(context)` (NULL: never; asked on this thread, no lock held, after
+ * each look), or once the producer can do nothing more (every other thread
+ * waits), or after `window` while none of its threads runs and
+ * ADC_ASYNC_QUIET_SECONDS while one does; whether `done` held. */
+bool adc_async_watch(double window, bool (*done)(void* context), void* context);
+
+/* Why the last wait that gave up did ("every thread of its process
+ * waited...", or "no callback for 1 s"), for messages. */
+const char* adc_async_how_silent(const struct adc_async_observed* seen);
 
 struct adc_async_observed adc_async_snapshot(struct adc_async_run* run);
 
@@ -160,14 +181,16 @@ struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct ad
 /* Releases the schema and arrays not yet released. */
 void adc_async_release_results(struct adc_async_run* run);
 
-/* How long a run that ended is given to release its handler before a rule
- * not about release stops waiting: release follows the end at once in a
+/* How long a run that ended is given to release its handler, where its
+ * process does not go quiet and no thread of it runs, before a rule not
+ * about release stops waiting: release follows the end at once in a
  * conforming producer. */
 #define ADC_ASYNC_RELEASE_GRACE_SECONDS 0.25
 
-/* Waits for the end of the stream, then (ADC_ASYNC_RELEASE_GRACE_SECONDS)
- * for release; whether release came.  Gives no verdict.  Returns at once
- * when on_schema came without handler->producer: nothing can be requested. */
+/* Waits for the end of the stream, then for release (the window
+ * ADC_ASYNC_RELEASE_GRACE_SECONDS); whether release came.  Gives no
+ * verdict.  Returns at once when on_schema came without handler->producer:
+ * nothing can be requested. */
 bool adc_async_wait_for_release(struct adc_async_run* run);
 
 /* For a run that did not reach release: unresolved, naming the rule that

@@ -65,12 +65,14 @@ struct adc_rule {
   const struct adc_fixture_filter* fixtures; /* NULL: every fixture */
   /* Limit for each case when --timeout is not given; 0: the default. */
   double timeout_seconds;
-  /* A case sleeps most of its time by design, watching for what a
-   * conforming library never does (a task not asked for, overlapping
-   * callbacks, a second release), and what it watches for comes at once
-   * from a library that does it: the runner may run it beside the cases
-   * that use the CPU (task_runner.h, waiting slots).  Not for a watch that
-   * a misbehaving library must still run to be caught in. */
+  /* A case watches for what a conforming library never does (a task not
+   * asked for, overlapping callbacks, a second release), and what it
+   * watches for comes at once from a library that does it.  The watch ends
+   * once the library's process is quiet (support/quiescence.h); where it
+   * does not go quiet, the case sleeps most of its time by design: the
+   * runner may run it beside the cases that use the CPU (task_runner.h,
+   * waiting slots).  Not for a watch that a misbehaving library must still
+   * run to be caught in. */
   bool waits_by_design;
   /* The case hands a consumer batches that the device's queue writes late
    * (spec-tests/consumer_waiting.h).  Where the queue's holds last a set
