@@ -539,11 +539,13 @@ static const struct adc_rule rules[] = {
         .id = "consumer.async.sync_event.waited_before_reading",
         .clause = "ArrowDeviceArray.sync_event",
         .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
-        .method = "Hands the consumer a clean async stream, then one whose every extracted array comes with "
-                  "its values not yet written and a sync_event of its own that completes once they are "
-                  "(written as the consumer begins to synchronise on that event on the simulated device, "
-                  "exactly; 0.3 s after the export on a GPU); the consumer must find the stream equal to the "
-                  "fixture (MUST: erratum E6).",
+        .method =
+            "Hands the consumer a clean async stream, then one whose every extracted array comes with "
+            "its values not yet written and a sync_event of its own that completes once they are "
+            "(written as the consumer begins to synchronise on that event on the simulated device, "
+            "exactly; on OpenCL once every other thread of the case's process waits, else 0.3 s after the "
+            "export, as on a GPU); the consumer must find the stream equal to the "
+            "fixture (MUST: erratum E6).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportAsyncAndCompareToJson),

@@ -266,10 +266,11 @@ static const struct adc_rule rules[] = {
         .method =
             "Hands the consumer a clean stream, then one whose every batch comes with its values not yet "
             "written and a sync_event of its own that completes once they are (written as the "
-            "consumer begins to synchronise on that event on the simulated device, exactly; 0.3 s "
-            "after the export on a GPU); the consumer must find the stream equal to the fixture. A "
-            "batch fetched ahead stays unwritten until its own event is synchronised on (MUST: erratum "
-            "E6).",
+            "consumer begins to synchronise on that event on the simulated device, exactly; on OpenCL "
+            "once every other thread of the case's process waits, after the batch before was written, "
+            "else 0.3 s after the export, as on a GPU); the consumer must find the stream equal to the "
+            "fixture. A batch fetched ahead stays unwritten until its own event is synchronised on (MUST: "
+            "erratum E6).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportDeviceStreamAndCompareToJson),

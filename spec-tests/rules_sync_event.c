@@ -100,8 +100,9 @@ static const struct adc_rule rules[] = {
         .method =
             "Hands the consumer each batch with its values not yet written and a sync_event that "
             "completes once they are: on the simulated device they are written as the consumer begins "
-            "to synchronise on the event (a wait or a query), exactly; on a GPU or OpenCL 0.3 s after the "
-            "export. The consumer must find the batch equal to the fixture (MUST: erratum E6).",
+            "to synchronise on the event (a wait or a query), exactly; on OpenCL once every other thread of "
+            "the case's process waits (the consumer does, on the event), else 0.3 s after the export, as on "
+            "a GPU. The consumer must find the batch equal to the fixture (MUST: erratum E6).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),

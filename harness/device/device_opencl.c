@@ -13,8 +13,14 @@
  * context; the harness never needs the producer's context.
  *
  * The queue writes late as a GPU's stream does: a hold is a barrier on a
- * user event that a timer thread completes after the hold's seconds (no
- * kernel: building one costs PoCL a second per process). */
+ * user event (no kernel: building one costs PoCL a second per process)
+ * that the queue's opener thread completes, holds in the order they were
+ * queued, once the case's process is quiet after the hold before it opened
+ * (support/quiescence.h: every other thread waits on this process alone,
+ * so the consumer must be waiting, on the hold's event or on the runtime
+ * that waits for it), or after the hold's seconds where it never is (a
+ * runtime whose threads wait on timers).  A consumer that reads without
+ * waiting runs meanwhile, and reads the bytes not yet written. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +29,7 @@
 #include "device/host_memory.h"
 #include "device/opencl_context.h"
 #include "support/clock.h"
+#include "support/quiescence.h"
 
 static struct adc_opencl_context* opened_of(const struct adc_device* device) {
   return device->state;
@@ -85,14 +92,14 @@ static void opencl_free(const struct adc_device* device, void* memory, size_t si
 /* ---- The queue ------------------------------------------------------------ */
 
 /* What a queue keeps until it is freed: staged bytes, events it handed
- * out (a cl_event each, at a stable address: the sync_event), the gates of
- * its holds and the threads that open them. */
+ * out (a cl_event each, at a stable address: the sync_event) and the gates
+ * of its holds. */
 struct kept {
   enum { KEPT_BYTES, KEPT_EVENT, KEPT_GATE } kind;
-  void* bytes;      /* KEPT_BYTES */
-  cl_event event;   /* KEPT_EVENT, KEPT_GATE; the sync_event is &event */
-  pthread_t opener; /* KEPT_GATE */
-  double seconds;   /* KEPT_GATE */
+  void* bytes;            /* KEPT_BYTES */
+  cl_event event;         /* KEPT_EVENT, KEPT_GATE; the sync_event is &event */
+  double opens_at;        /* KEPT_GATE: the latest moment it opens */
+  struct kept* next_gate; /* KEPT_GATE, in the order queued */
   const struct adc_opencl_api* api;
   struct kept* next;
 };
@@ -101,6 +108,14 @@ struct adc_device_queue {
   const struct adc_opencl_context* opened;
   cl_command_queue queue; /* in order, its own */
   struct kept* kept;
+  /* The opener thread and the gates it opens, oldest first (under `lock`). */
+  pthread_mutex_t lock;
+  pthread_cond_t gate_added;
+  struct kept* gates;
+  struct kept** last_gate;
+  bool closing;
+  bool has_opener;
+  pthread_t opener;
 };
 
 static struct kept* keep(struct adc_device_queue* queue, int kind, struct adc_error* error) {
@@ -123,6 +138,9 @@ static struct adc_device_queue* opencl_queue_new(const struct adc_device* device
     return NULL;
   }
   queue->opened = opened_of(device);
+  pthread_mutex_init(&queue->lock, NULL);
+  adc_monotonic_cond_init(&queue->gate_added);
+  queue->last_gate = &queue->gates;
   cl_int code = CL_SUCCESS;
   queue->queue = queue->opened->api->create_queue(queue->opened->context, queue->opened->device, NULL, &code);
   if (adc_opencl_check(code, "clCreateCommandQueueWithProperties", error) != 0) {
@@ -132,12 +150,56 @@ static struct adc_device_queue* opencl_queue_new(const struct adc_device* device
   return queue;
 }
 
-/* Opens a hold's gate once its seconds have passed. */
-static void* open_gate_later(void* argument) {
-  struct kept* gate = argument;
-  adc_sleep_seconds(gate->seconds);
-  gate->api->set_user_event_status(gate->event, CL_COMPLETE);
+/* The next gate to open, waiting for one to be queued; NULL once the
+ * queue closes with none left. */
+static struct kept* next_gate(struct adc_device_queue* queue) {
+  pthread_mutex_lock(&queue->lock);
+  while (queue->gates == NULL && !queue->closing) pthread_cond_wait(&queue->gate_added, &queue->lock);
+  struct kept* gate = queue->gates;
+  if (gate != NULL) {
+    queue->gates = gate->next_gate;
+    if (queue->gates == NULL) queue->last_gate = &queue->gates;
+  }
+  pthread_mutex_unlock(&queue->lock);
+  return gate;
+}
+
+/* Whether the case's process is quiet: its other threads all wait on it
+ * alone.  The opener holds no lock meanwhile (quiescence.h). */
+static bool consumer_waits(void) {
+  return adc_process_activity() == ADC_ACTIVITY_QUIET;
+}
+
+/* Opens each gate in turn, once the process is quiet after the gate before
+ * opened, or at its latest moment.  The looks start a millisecond apart
+ * and space out to 16 ms while the process is busy. */
+static void* open_gates(void* argument) {
+  struct adc_device_queue* queue = argument;
+  struct kept* gate;
+  while ((gate = next_gate(queue)) != NULL) {
+    double pause = 0.001;
+    while (adc_now_seconds() < gate->opens_at && !consumer_waits()) {
+      double left = gate->opens_at - adc_now_seconds();
+      adc_sleep_seconds(pause < left ? pause : left);
+      if (pause < 0.016) pause *= 2;
+    }
+    gate->api->set_user_event_status(gate->event, CL_COMPLETE);
+  }
   return NULL;
+}
+
+/* Hands a gate to the opener, started with the queue's first hold. */
+static int add_gate(struct adc_device_queue* queue, struct kept* gate, struct adc_error* error) {
+  pthread_mutex_lock(&queue->lock);
+  if (!queue->has_opener) queue->has_opener = pthread_create(&queue->opener, NULL, open_gates, queue) == 0;
+  bool queued = queue->has_opener;
+  if (queued) {
+    *queue->last_gate = gate;
+    queue->last_gate = &gate->next_gate;
+    pthread_cond_signal(&queue->gate_added);
+  }
+  pthread_mutex_unlock(&queue->lock);
+  return queued ? 0 : adc_fail(error, "cannot start the thread that opens holds");
 }
 
 static int opencl_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
@@ -147,16 +209,15 @@ static int opencl_queue_hold(struct adc_device_queue* queue, double seconds, str
   cl_int code = CL_SUCCESS;
   gate->event = api->create_user_event(queue->opened->context, &code);
   if (adc_opencl_check(code, "clCreateUserEvent", error) != 0) return -1;
-  gate->seconds = seconds;
+  gate->opens_at = adc_now_seconds() + seconds;
   if (adc_opencl_check(api->enqueue_barrier(queue->queue, 1, &gate->event, NULL),
                        "clEnqueueBarrierWithWaitList", error) != 0) {
     api->set_user_event_status(gate->event, CL_COMPLETE);
     return -1;
   }
-  if (pthread_create(&gate->opener, NULL, open_gate_later, gate) != 0) {
+  if (add_gate(queue, gate, error) != 0) {
     api->set_user_event_status(gate->event, CL_COMPLETE);
-    gate->kind = KEPT_EVENT; /* opened, with no thread to join */
-    return adc_fail(error, "cannot start the thread that opens a hold");
+    return -1;
   }
   return 0;
 }
@@ -192,11 +253,17 @@ static void opencl_queue_finish(struct adc_device_queue* queue) {
 
 static void opencl_queue_free(struct adc_device_queue* queue) {
   const struct adc_opencl_api* api = queue->opened->api;
-  api->finish(queue->queue); /* every hold opens within its seconds */
+  api->finish(queue->queue); /* every hold opens: at once, this thread waiting here */
+  pthread_mutex_lock(&queue->lock);
+  queue->closing = true;
+  pthread_cond_signal(&queue->gate_added);
+  pthread_mutex_unlock(&queue->lock);
+  if (queue->has_opener) pthread_join(queue->opener, NULL);
+  pthread_cond_destroy(&queue->gate_added);
+  pthread_mutex_destroy(&queue->lock);
   while (queue->kept != NULL) {
     struct kept* item = queue->kept;
     queue->kept = item->next;
-    if (item->kind == KEPT_GATE) pthread_join(item->opener, NULL);
     if (item->event != NULL) api->release_event(item->event);
     free(item->bytes);
     free(item);
