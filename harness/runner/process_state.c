@@ -71,10 +71,15 @@ static void add(struct phrases* phrases, const char* format, ...) {
 }
 
 static bool same_action(const struct sigaction* a, const struct sigaction* b) {
-  /* sa_handler and sa_sigaction share their storage; the masks are
-   * compared whole, as sigaction wrote them (both zeroed first). */
-  return a->sa_handler == b->sa_handler && a->sa_flags == b->sa_flags &&
-         memcmp(&a->sa_mask, &b->sa_mask, sizeof(a->sa_mask)) == 0;
+  /* sa_handler and sa_sigaction share their storage.  The masks are
+   * compared signal by signal: glibc fills only the kernel's part of a
+   * sigset_t, the rest of it is whatever its stack held (a comparison of
+   * the whole found every disposition changed after every case). */
+  if (a->sa_handler != b->sa_handler || a->sa_flags != b->sa_flags) return false;
+  for (int s = 1; s < NSIG; s++) {
+    if (is_changeable(s) && sigismember(&a->sa_mask, s) != sigismember(&b->sa_mask, s)) return false;
+  }
+  return true;
 }
 
 static const char* signal_name(int signal_number) {

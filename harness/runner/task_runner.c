@@ -324,6 +324,11 @@ static void run_again_alone(struct run_state* state, size_t index, enum adc_stat
 static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot,
                                   const struct adc_wire_record* record) {
   size_t index = slot->index;
+  if (slot->left_behind) {
+    char* left = state->results[index].shared.left_behind;
+    size_t size = sizeof(state->results[index].shared.left_behind);
+    snprintf(left, size, "%.*s", (int)size - 1, slot->left_what);
+  }
   slot->has_task = false;
   slot->tasks_run++;
   enum adc_status status = (enum adc_status)record->status;
