@@ -52,37 +52,18 @@ static char* statuses(const char* jobs, const char* isolation, int* exit_code, i
       HAND_WRITTEN_FIXTURES, "--jobs",    jobs,         "--isolation", isolation,  NULL};
   cJSON* report = run_conform_report(args, exit_code);
   ck_assert_ptr_nonnull(report);
-  size_t size = 1;
-  char* lines = calloc(1, size);
   *reruns = 0;
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
-    char line[400];
-    int length = snprintf(line, sizeof(line), "%s %s\n", cJSON_GetObjectItem(item, "id")->valuestring,
-                          cJSON_GetObjectItem(item, "status")->valuestring);
-    lines = realloc(lines, size + (size_t)length);
-    memcpy(lines + size - 1, line, (size_t)length + 1);
-    size += (size_t)length;
     /* The reference pair leaves nothing behind in a prepared process:
      * each of its processes runs case after case (a process per case
      * would pay the model's start each time). */
     *reruns += cJSON_GetObjectItem(item, "shared_attempt") != NULL ||
                cJSON_GetObjectItem(item, "left_behind") != NULL;
   }
+  char* lines = report_statuses(report);
   cJSON_Delete(report);
   return lines;
-}
-
-/* The first line of `got` that `expected` lacks, for the message. */
-static const char* first_difference(const char* expected, const char* got) {
-  static char line[400];
-  for (const char* at = got; *at != '\0';) {
-    size_t length = strcspn(at, "\n") + 1;
-    snprintf(line, sizeof(line), "%.*s", (int)length, at);
-    if (strstr(expected, line) == NULL) return line;
-    at += length;
-  }
-  return "(none)";
 }
 
 static char* quiet_statuses(void) {
@@ -98,8 +79,9 @@ static void expect_statuses(const char* quiet, const char* jobs, const char* iso
   int exit_code;
   int reruns;
   char* got = statuses(jobs, isolation, &exit_code, &reruns);
-  ck_assert_msg(strcmp(got, quiet) == 0, "--jobs %s --isolation %s: %s", jobs, isolation,
-                first_difference(quiet, got));
+  char differing[1024];
+  lines_that_differ(quiet, got, differing, sizeof(differing));
+  ck_assert_msg(strcmp(got, quiet) == 0, "--jobs %s --isolation %s: %s", jobs, isolation, differing);
   ck_assert_msg(exit_code == 0, "--jobs %s --isolation %s: exit %d", jobs, isolation, exit_code);
   ck_assert_msg(reruns == 0, "--jobs %s --isolation %s: %d case(s) ran again alone or ended their process",
                 jobs, isolation, reruns);

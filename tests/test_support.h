@@ -70,6 +70,10 @@ int count_lines(const char* text);
  * frees.  The test fails when the run wrote no report or ran no case. */
 char* async_case_statuses(const char* producer, const char* consumer);
 
+/* "<id> <status>" lines, one per case of a JSON report, in its order
+ * (free them). */
+char* report_statuses(const cJSON* report);
+
 /* The lines of `again` that `first` lacks, into `out` (as many as fit):
  * the whole of two runs' statuses would overflow Check's message. */
 void lines_that_differ(const char* first, const char* again, char* out, size_t size);

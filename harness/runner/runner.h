@@ -1,8 +1,11 @@
-/* Runs the cases of a session on the task runner: each case in a process of
- * its own (task_runner.h).  Cases of a library whose loading crashed or hung
- * get that verdict without running, and cases of a device its probe found
- * unavailable (device_probe.h) end not_supported with the probe's reason,
- * without running. */
+/* Runs the cases of a session on the task runner (task_runner.h): the
+ * cases of one library on one device share prepared processes, under
+ * --isolation shared (auto's default), each case in a process of its own
+ * under --isolation case.  Cases of a library whose loading crashed or
+ * hung get that verdict without running, cases of a device its probe
+ * found unavailable (device_probe.h) end not_supported with the probe's
+ * reason, and those of a device that refused the probe every time end
+ * unresolved, all without running. */
 #ifndef ADC_RUNNER_H
 #define ADC_RUNNER_H
 

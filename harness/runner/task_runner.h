@@ -1,20 +1,27 @@
-/* Runs tasks, each in a child process of its own, up to `jobs` at a time.
+/* Runs tasks in child processes, up to `jobs` at a time: each task in a
+ * process of its own, or, for tasks of a group (struct adc_task_group), in
+ * prepared processes that each run many of them one after another, any
+ * task that does not pass there being run again alone.
  *
  * A task's process is the leader of its own process group, so that what
  * it starts can be killed with it, and nothing it does to "its" group
- * reaches the harness.  When a task ends, for any reason, its whole group
- * is killed; the harness is a child subreaper and kills the orphans that
- * reach it, so no process outlives the run.  The runner learns of a
+ * reaches the harness.  When a process ends, for any reason, its whole
+ * group is killed; the harness is a child subreaper and kills the orphans
+ * that reach it, so no process outlives the run.  The runner learns of a
  * child's end at once (SIGCHLD, read from a signalfd, wakes its poll) and
  * of a time limit at its deadline.  A task's process holds none of the
  * harness's descriptors: only standard input (/dev/null), output and error
- * (one pipe, captured) and its verdict pipe.
+ * (one pipe, captured) and its record channel (wire.h), on which a
+ * prepared process also reads which task to run next.
  *
- * A task's verdict is the record it sends (wire.h), validated; a process
- * that dies, stops itself, sends a malformed record or runs past its limit
- * gets crash or timeout, explained by the most telling line of its output.
- * SIGINT and SIGTERM to the harness end the run: running tasks are killed,
- * and they and those not started end unresolved. */
+ * A task's verdict is the record it sends, validated; a process that dies,
+ * stops itself, sends a malformed record or runs past its limit gets crash
+ * or timeout, explained by the most telling line of its output.  A
+ * process's start may be timed apart from its task (READY: a device's
+ * runtime), and processes that hold one device are admitted together
+ * (struct adc_task_resource).  SIGINT and SIGTERM to the harness end the
+ * run: running processes are killed, and their tasks and those not
+ * started end unresolved. */
 #ifndef ADC_TASK_RUNNER_H
 #define ADC_TASK_RUNNER_H
 
