@@ -44,11 +44,12 @@ static void take_settled_state(const struct adc_process_state* before, struct ad
 
 /* What the task left: the process's own state against the snapshot taken
  * before it, its children, and what the group sees. */
-static bool left_behind(const struct adc_task_group* group, const struct adc_process_state* before,
-                        char* text, size_t size) {
+static bool left_behind(const struct adc_task_group* group, struct adc_process_state* before, char* text,
+                        size_t size) {
   static struct adc_process_state after; /* large: off the stack */
   take_settled_state(before, &after);
   bool left = adc_process_state_differs(before, &after, text, size);
+  if (!left) *before = after; /* the next task starts from it */
   size_t used = strlen(text);
   if (adc_process_has_children() && used + 40 < size) {
     used += (size_t)snprintf(text + used, size - used, "%sleft a child process behind", left ? "; " : "");
@@ -80,11 +81,13 @@ void adc_serve_prepared(const struct adc_task_group* group, const struct adc_tas
     exit(0);
   }
   adc_wire_send_kind(fd, ADC_WIRE_READY, "");
+  /* The state each task starts from: taken once, then the state the task
+   * before left, which was the same but for memory within the tolerance. */
   static struct adc_process_state before; /* large: off the stack */
+  adc_process_state_take(&before);
   uint64_t task;
   while (next_command(fd, n_tasks, &task)) {
     adc_wire_set_task(task);
-    adc_process_state_take(&before);
     struct adc_task_verdict verdict = {ADC_PASS, ""};
     tasks[task].run_prepared(tasks[task].argument, &verdict);
     char left[sizeof(((struct adc_wire_record*)0)->message)];

@@ -1,21 +1,13 @@
 #include "runner/process_state.h"
 
-#include <dirent.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-static size_t count_threads(void) {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == NULL) return 0;
-  size_t n = 0;
-  struct dirent* entry;
-  while ((entry = readdir(tasks)) != NULL) n += entry->d_name[0] != '.';
-  closedir(tasks);
-  return n;
-}
+#include <unistd.h>
 
 static bool is_changeable(int signal_number) {
   return signal_number != SIGKILL && signal_number != SIGSTOP;
@@ -32,15 +24,53 @@ static bool any_timer_armed(void) {
   return false;
 }
 
+/* The value of the line "NAME:\t..." of /proc/self/status's text, in
+ * `base`; 0 where there is none. */
+static unsigned long long status_value(const char* text, const char* name, int base) {
+  size_t length = strlen(name);
+  for (const char* line = text; line != NULL && *line != '\0'; line = strchr(line, '\n')) {
+    if (*line == '\n') line++;
+    if (strncmp(line, name, length) == 0 && line[length] == ':')
+      return strtoull(line + length + 1, NULL, base);
+  }
+  return 0;
+}
+
+/* Threads and signal sets, from one read of /proc/self/status. */
+static void read_status(struct adc_process_state* state) {
+  char text[4096];
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, text, sizeof(text) - 1);
+  close(fd);
+  text[n > 0 ? n : 0] = '\0';
+  state->threads = (size_t)status_value(text, "Threads", 10);
+  state->blocked = status_value(text, "SigBlk", 16);
+  state->ignored = status_value(text, "SigIgn", 16);
+  state->caught = status_value(text, "SigCgt", 16);
+}
+
+static bool is_set(adc_signal_bits bits, int signal_number) {
+  return (bits >> (signal_number - 1)) & 1;
+}
+
 void adc_process_state_take(struct adc_process_state* state) {
   memset(state, 0, sizeof(*state));
-  state->threads = count_threads();
+  read_status(state);
   struct mallinfo2 info = mallinfo2();
   state->memory_in_use = info.uordblks + info.hblkhd;
-  sigprocmask(SIG_SETMASK, NULL, &state->mask);
   state->timer_armed = any_timer_armed();
-  for (int s = 1; s < NSIG; s++) {
-    if (is_changeable(s)) sigaction(s, NULL, &state->actions[s]);
+  for (int s = 1; s <= 64 && s < NSIG; s++) {
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    if (!is_set(state->caught, s) || !is_changeable(s) || sigaction(s, NULL, &action) != 0) continue;
+    state->actions[s].handler = action.sa_handler; /* sa_sigaction shares its storage */
+    state->actions[s].flags = action.sa_flags;
+    /* glibc fills only the kernel's part of a sigset_t, the signals 1 to
+     * 64, the rest of it being whatever its stack held: those are read. */
+    for (int m = 1; m <= 64 && m < NSIG; m++) {
+      if (sigismember(&action.sa_mask, m) == 1) state->actions[s].mask |= (adc_signal_bits)1 << (m - 1);
+    }
   }
 }
 
@@ -70,18 +100,6 @@ static void add(struct phrases* phrases, const char* format, ...) {
         (size_t)n < phrases->size - phrases->used ? (size_t)n : phrases->size - phrases->used - 1;
 }
 
-static bool same_action(const struct sigaction* a, const struct sigaction* b) {
-  /* sa_handler and sa_sigaction share their storage.  The masks are
-   * compared signal by signal: glibc fills only the kernel's part of a
-   * sigset_t, the rest of it is whatever its stack held (a comparison of
-   * the whole found every disposition changed after every case). */
-  if (a->sa_handler != b->sa_handler || a->sa_flags != b->sa_flags) return false;
-  for (int s = 1; s < NSIG; s++) {
-    if (is_changeable(s) && sigismember(&a->sa_mask, s) != sigismember(&b->sa_mask, s)) return false;
-  }
-  return true;
-}
-
 static const char* signal_name(int signal_number) {
   const char* name = sigabbrev_np(signal_number);
   return name != NULL ? name : "?";
@@ -98,12 +116,15 @@ bool adc_process_state_differs(const struct adc_process_state* before, const str
     add(&phrases, "left %zu bytes of memory allocated", after->memory_in_use - before->memory_in_use);
   }
   if (after->timer_armed && !before->timer_armed) add(&phrases, "left an interval timer armed");
-  for (int s = 1; s < NSIG; s++) {
+  for (int s = 1; s <= 64 && s < NSIG; s++) {
     if (!is_changeable(s)) continue;
-    if (!same_action(&before->actions[s], &after->actions[s])) {
-      add(&phrases, "changed the disposition of SIG%s", signal_name(s));
-    }
-    if (sigismember(&before->mask, s) != sigismember(&after->mask, s)) {
+    bool same = is_set(before->ignored, s) == is_set(after->ignored, s) &&
+                is_set(before->caught, s) == is_set(after->caught, s) &&
+                before->actions[s].handler == after->actions[s].handler &&
+                before->actions[s].flags == after->actions[s].flags &&
+                before->actions[s].mask == after->actions[s].mask;
+    if (!same) add(&phrases, "changed the disposition of SIG%s", signal_name(s));
+    if (is_set(before->blocked, s) != is_set(after->blocked, s)) {
       add(&phrases, "changed whether SIG%s is blocked", signal_name(s));
     }
   }

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/time.h>
 
 /* Growth of malloc's bytes in use over one task that counts as memory the
@@ -23,13 +24,23 @@
  * growth adds up to. */
 #define ADC_HELD_MEMORY_TOLERANCE ((size_t)256 * 1024)
 
+/* Signals as the kernel shows them: one bit each, signal N at bit N - 1. */
+typedef uint64_t adc_signal_bits;
+
 struct adc_process_state {
   size_t threads;
   size_t memory_in_use; /* malloc's, every arena, mmapped chunks included */
-  sigset_t mask;
+  /* From /proc/self/status, read once: the calling thread's blocked
+   * signals, the process's ignored ones and those it catches. */
+  adc_signal_bits blocked, ignored, caught;
   bool timer_armed; /* ITIMER_REAL, ITIMER_VIRTUAL or ITIMER_PROF */
-  /* Each signal's handler and flags (SIGKILL and SIGSTOP left out). */
-  struct sigaction actions[NSIG];
+  /* Each caught signal's handler, flags and mask (sigaction asks only for
+   * these: a case costs two system calls for the others, not sixty). */
+  struct {
+    void (*handler)(int);
+    int flags;
+    adc_signal_bits mask;
+  } actions[65];
 };
 
 /* Takes the snapshot of the calling process. */
