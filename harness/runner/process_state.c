@@ -2,12 +2,29 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#if defined(ADC_SANITIZE_ADDRESS) || defined(ADC_SANITIZE_THREAD)
+/* The sanitizer runtimes' own count (sanitizer/allocator_interface.h,
+ * which GCC does not install). */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Bytes the allocator has handed out and not been given back.  Under a
+ * sanitizer malloc is the sanitizer's, which glibc's mallinfo2 does not
+ * see: its own count is asked. */
+static size_t memory_in_use(void) {
+#if defined(ADC_SANITIZE_ADDRESS) || defined(ADC_SANITIZE_THREAD)
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+#endif
+}
 
 static bool is_changeable(int signal_number) {
   return signal_number != SIGKILL && signal_number != SIGSTOP;
@@ -57,8 +74,7 @@ static bool is_set(adc_signal_bits bits, int signal_number) {
 void adc_process_state_take(struct adc_process_state* state) {
   memset(state, 0, sizeof(*state));
   read_status(state);
-  struct mallinfo2 info = mallinfo2();
-  state->memory_in_use = info.uordblks + info.hblkhd;
+  state->memory_in_use = memory_in_use();
   state->timer_armed = any_timer_armed();
   for (int s = 1; s <= 64 && s < NSIG; s++) {
     struct sigaction action;

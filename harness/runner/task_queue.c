@@ -283,8 +283,9 @@ void adc_task_queue_done(struct adc_task_queue* queue, size_t task) {
   queue->state[task] = ADC_TASK_DONE;
 }
 
-void adc_task_queue_hold(struct adc_task_queue* queue, int resource) {
-  if (resource >= 0) queue->holders[resource]++;
+bool adc_task_queue_hold(struct adc_task_queue* queue, int resource) {
+  if (resource < 0) return true;
+  return queue->holders[resource]++ == 0;
 }
 
 void adc_task_queue_accepted(struct adc_task_queue* queue, int resource) {
@@ -295,9 +296,10 @@ void adc_task_queue_release(struct adc_task_queue* queue, int resource) {
   if (resource >= 0) queue->holders[resource]--;
 }
 
-void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason) {
+void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason,
+                            bool alone) {
   if (resource < 0) return;
-  int in_row = ++queue->refusals_in_row[resource];
+  int in_row = alone ? ++queue->refusals_in_row[resource] : queue->refusals_in_row[resource];
   /* What the device accepted so far is what it admits from now on. */
   queue->limit[resource] = queue->holders[resource] > 0 ? queue->holders[resource] : 1;
   double pause = ADC_RESOURCE_FIRST_PAUSE_SECONDS;

@@ -59,7 +59,7 @@ struct adc_task_queue {
   size_t n_resources;
   int* holders;
   int* limit;
-  int* refusals_in_row;
+  int* refusals_in_row; /* of processes refused while alone on the device */
   double* not_before;
   bool* given_up;
   char (*refusal)[512];
@@ -105,14 +105,19 @@ void adc_task_queue_provisional(struct adc_task_queue* queue, size_t task);
 /* A task's verdict is final. */
 void adc_task_queue_done(struct adc_task_queue* queue, size_t task);
 
-/* A process holding resource `resource` (>= 0) started, was ready
+/* A process holding resource `resource` (>= 0) started (returns whether
+ * it is alone on the device: no other process holds it), was ready
  * (accepted by the device), or ended. */
-void adc_task_queue_hold(struct adc_task_queue* queue, int resource);
+bool adc_task_queue_hold(struct adc_task_queue* queue, int resource);
 void adc_task_queue_accepted(struct adc_task_queue* queue, int resource);
 void adc_task_queue_release(struct adc_task_queue* queue, int resource);
 /* The device of `resource` refused a process (which has ended and been
  * released), or its start hung: it admits no more processes than hold it
- * now, and none before a pause; `reason` is kept for when it gives up. */
-void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason);
+ * now, and none before a pause; `reason` is kept for when it gives up.
+ * Only a process refused while it was `alone` on the device (no other
+ * held it when it started) counts towards giving up: one refused beside
+ * others was refused for them, and they may have ended since. */
+void adc_task_queue_refused(struct adc_task_queue* queue, int resource, double now, const char* reason,
+                            bool alone);
 
 #endif /* ADC_TASK_QUEUE_H */

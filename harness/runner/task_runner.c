@@ -255,7 +255,7 @@ static int start_alone(struct run_state* state, struct adc_slot* slot, size_t in
   slot->has_task = true;
   slot->index = index;
   slot->resource = adc_task_queue_resource_of(&state->queue, index);
-  adc_task_queue_hold(&state->queue, slot->resource);
+  slot->alone_on_resource = adc_task_queue_hold(&state->queue, slot->resource);
   bool timed_start = task->start_seconds > 0;
   slot->phase = timed_start ? ADC_PHASE_STARTING : ADC_PHASE_RUNNING;
   slot->deadline = slot->started + (timed_start ? task->start_seconds : task->timeout_seconds);
@@ -271,7 +271,7 @@ static int start_prepared(struct run_state* state, struct adc_slot* slot, size_t
   slot->group = group;
   const size_t* tasks = state->queue.group_tasks + state->queue.group_first[group];
   slot->resource = adc_task_queue_resource_of(&state->queue, tasks[0]);
-  adc_task_queue_hold(&state->queue, slot->resource);
+  slot->alone_on_resource = adc_task_queue_hold(&state->queue, slot->resource);
   slot->phase = ADC_PHASE_STARTING;
   slot->deadline = slot->started + task_group->start_seconds;
   return 0;
@@ -448,14 +448,14 @@ static void finish_alone(struct run_state* state, struct adc_slot* slot, int wai
   if (slot->refused && slot->cause != ADC_INTERRUPTED && !slot->malformed) {
     /* Not the task's verdict: the device's.  It runs again once the
      * device admits another process. */
-    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal);
+    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal, slot->alone_on_resource);
     adc_task_queue_run_alone(&state->queue, index);
     return;
   }
   if (timed_start_hung) {
     char reason[128];
     snprintf(reason, sizeof(reason), "a process's device did not open within %g s", task->start_seconds);
-    adc_task_queue_refused(&state->queue, slot->resource, now, reason);
+    adc_task_queue_refused(&state->queue, slot->resource, now, reason, slot->alone_on_resource);
   }
   adc_settle_alone(slot, wait_status, task, last_interruption, now, &state->results[index]);
   conclude(state, index);
@@ -476,14 +476,14 @@ static void finish_unprepared(struct run_state* state, struct adc_slot* slot) {
   if (slot->cause == ADC_INTERRUPTED) {
     adc_task_queue_prepared_failed(&state->queue, slot->group, false);
   } else if (slot->refused && !slot->malformed) {
-    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal);
+    adc_task_queue_refused(&state->queue, slot->resource, now, slot->refusal, slot->alone_on_resource);
     adc_task_queue_prepared_failed(&state->queue, slot->group, false);
   } else {
     if (slot->cause == ADC_TIMED_OUT) {
       char reason[160];
       snprintf(reason, sizeof(reason), "a prepared process was not ready within %g s",
                state->queue.groups[slot->group]->start_seconds);
-      adc_task_queue_refused(&state->queue, slot->resource, now, reason);
+      adc_task_queue_refused(&state->queue, slot->resource, now, reason, slot->alone_on_resource);
     }
     adc_task_queue_prepared_failed(&state->queue, slot->group, true);
   }

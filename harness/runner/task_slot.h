@@ -24,11 +24,12 @@ enum adc_slot_phase {
 };
 
 struct adc_slot {
-  pid_t pid;     /* 0: the slot is free */
-  bool waiting;  /* one of the run's waiting slots */
-  bool prepared; /* runs a prepared process, else a process of its own for one task */
-  size_t group;  /* a prepared process's group (task_queue.h) */
-  int resource;  /* the device it holds, or -1 */
+  pid_t pid;              /* 0: the slot is free */
+  bool waiting;           /* one of the run's waiting slots */
+  bool prepared;          /* runs a prepared process, else a process of its own for one task */
+  size_t group;           /* a prepared process's group (task_queue.h) */
+  int resource;           /* the device it holds, or -1 */
+  bool alone_on_resource; /* no other process held the device when it started */
   enum adc_slot_phase phase;
   bool has_task; /* `index` is running in it */
   size_t index;
