@@ -338,12 +338,27 @@ START_TEST(watch_ends_on_what_threads_do) {
 }
 END_TEST
 
+/* A sleep until a moment already past is none: a watch's pause or a
+ * hold's time left may be (a look can take longer than what was left on a
+ * loaded machine).  It spun for ever, nanosleep refusing a negative time:
+ * an OpenCL hold's opener hung its case under ThreadSanitizer beside busy
+ * processes. */
+START_TEST(a_sleep_into_the_past_returns) {
+  double started = adc_now_seconds();
+  adc_sleep_seconds(-0.0007);
+  adc_sleep_seconds(0);
+  adc_sleep_seconds(0.001);
+  ck_assert_double_lt(adc_now_seconds() - started, 5.0);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("quiescence");
   TCase* looks = tcase_create("looks");
   /* Each test ends in well under a second; the limit leaves room for a
    * loaded machine. */
   tcase_set_timeout(looks, 60);
+  tcase_add_test(looks, a_sleep_into_the_past_returns);
   tcase_add_test(looks, quiet_in_cond_wait);
   tcase_add_test(looks, quiet_in_join);
   tcase_add_loop_test(looks, wait_on_a_descriptor, 0,

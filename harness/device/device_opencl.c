@@ -179,6 +179,8 @@ static void* open_gates(void* argument) {
   while ((gate = next_gate(queue)) != NULL) {
     double pause = 0.001;
     while (adc_now_seconds() < gate->opens_at && !consumer_waits()) {
+      /* A look takes time of its own (1 ms and more on a loaded machine):
+       * the time left may be past by now, and is then no sleep. */
       double left = gate->opens_at - adc_now_seconds();
       adc_sleep_seconds(pause < left ? pause : left);
       if (pause < 0.016) pause *= 2;

@@ -1,5 +1,6 @@
 #include "support/clock.h"
 
+#include <errno.h>
 #include <time.h>
 
 double adc_now_seconds(void) {
@@ -34,7 +35,12 @@ struct timespec adc_realtime_deadline(double seconds) {
 }
 
 void adc_sleep_seconds(double seconds) {
+  /* A moment already past is no sleep: nanosleep refuses a negative time
+   * (EINVAL), and retrying it would spin for ever (an OpenCL hold's opener,
+   * whose look at the process took longer than the time left, did, on a
+   * loaded machine). */
+  if (!(seconds > 0)) return;
   struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
-  while (nanosleep(&pause, &pause) != 0) {
+  while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
   }
 }

@@ -17,7 +17,7 @@ struct timespec adc_monotonic_deadline(double seconds);
  * include/adc/simulated_device.h). */
 struct timespec adc_realtime_deadline(double seconds);
 
-/* Sleeps `seconds`, resuming after signals. */
+/* Sleeps `seconds`, resuming after signals; no time at all for 0 or less. */
 void adc_sleep_seconds(double seconds);
 
 #endif /* ADC_SUPPORT_CLOCK_H */
