@@ -14,6 +14,8 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/task_outcome.h"
+
 /* Bytes the allocator has handed out and not been given back.  Under a
  * sanitizer malloc is the sanitizer's, which glibc's mallinfo2 does not
  * see: its own count is asked. */
@@ -116,11 +118,6 @@ static void add(struct phrases* phrases, const char* format, ...) {
         (size_t)n < phrases->size - phrases->used ? (size_t)n : phrases->size - phrases->used - 1;
 }
 
-static const char* signal_name(int signal_number) {
-  const char* name = sigabbrev_np(signal_number);
-  return name != NULL ? name : "?";
-}
-
 bool adc_process_state_differs(const struct adc_process_state* before, const struct adc_process_state* after,
                                char* text, size_t size) {
   struct phrases phrases = {text, size, 0};
@@ -139,9 +136,9 @@ bool adc_process_state_differs(const struct adc_process_state* before, const str
                 before->actions[s].handler == after->actions[s].handler &&
                 before->actions[s].flags == after->actions[s].flags &&
                 before->actions[s].mask == after->actions[s].mask;
-    if (!same) add(&phrases, "changed the disposition of SIG%s", signal_name(s));
+    if (!same) add(&phrases, "changed the disposition of SIG%s", adc_signal_abbreviation(s));
     if (is_set(before->blocked, s) != is_set(after->blocked, s)) {
-      add(&phrases, "changed whether SIG%s is blocked", signal_name(s));
+      add(&phrases, "changed whether SIG%s is blocked", adc_signal_abbreviation(s));
     }
   }
   return phrases.used > 0;

@@ -87,6 +87,11 @@ static bool case_mostly_waits(const struct adc_case* c) {
          (c->rule->writes_late && queue != NULL && !queue->hold_follows_synchronisation);
 }
 
+/* The index of `device`, a device of the session. */
+static size_t device_index(const struct adc_session* session, const struct adc_device_target* device) {
+  return (size_t)(device - session->devices);
+}
+
 /* What the cases of a run share: the prepared processes' groups (a
  * library on a device) and the physical devices their processes hold. */
 struct sharing {
@@ -123,9 +128,15 @@ static bool same_library(const struct adc_side* a, const struct adc_side* b) {
   return strcmp(a->path, b->path) == 0 && strcmp(a->prefix, b->prefix) == 0;
 }
 
+/* How long a process may take to open the case's device before its case
+ * starts: a costly start has a bound of its own, else the default limit. */
+static double start_bound(const struct adc_session* session, bool costly) {
+  return adc_session_timeout(session, costly ? ADC_DEVICE_START_SECONDS : 0);
+}
+
 /* The group of the case's library on its device, made on first use. */
 static const struct adc_task_group* group_of(struct sharing* sharing, const struct adc_session* session,
-                                             const struct adc_case* c) {
+                                             const struct adc_case* c, bool costly) {
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   for (size_t g = 0; g < sharing->n_groups; g++) {
     const struct adc_case_group* group = &sharing->groups[g];
@@ -135,13 +146,11 @@ static const struct adc_task_group* group_of(struct sharing* sharing, const stru
   sharing->groups[g] = (struct adc_case_group){session, c->device, side};
   snprintf(sharing->group_names[g], sizeof(sharing->group_names[g]), "%.40s on %.40s",
            side->is_reference ? "the reference" : side->path, c->device->driver->name);
-  bool costly = adc_device_start_is_costly(c->device->driver);
   sharing->task_groups[g] = (struct adc_task_group){
       .prepare = prepare_cases,
       .left_behind = case_left_behind,
       .argument = &sharing->groups[g],
-      .start_seconds =
-          costly ? adc_session_timeout(session, ADC_DEVICE_START_SECONDS) : adc_session_timeout(session, 0),
+      .start_seconds = start_bound(session, costly),
       .preloaded = c->device->driver->preload_runtime != NULL,
       .name = sharing->group_names[g],
   };
@@ -152,8 +161,8 @@ static const struct adc_task_group* group_of(struct sharing* sharing, const stru
  * costly: processes on one are admitted at ADC_DEVICE_PROCESSES at once,
  * or as many as the run has slots (--jobs, and as many waiting), if fewer. */
 static const struct adc_task_resource* resource_of(struct sharing* sharing, const struct adc_session* session,
-                                                   const struct adc_case* c) {
-  if (!adc_device_start_is_costly(c->device->driver)) return NULL;
+                                                   const struct adc_case* c, bool costly) {
+  if (!costly) return NULL;
   const char* physical = adc_device_physical_name(c->device->driver);
   for (size_t r = 0; r < sharing->n_resources; r++) {
     if (strcmp(sharing->resource_physical[r], physical) == 0 &&
@@ -172,10 +181,10 @@ static const struct adc_task_resource* resource_of(struct sharing* sharing, cons
   return &sharing->resources[r];
 }
 
-/* The task that runs case `c`. */
+/* The task that runs case `c`; `costly`: whether its device's start is
+ * (adc_device_start_is_costly, asked once per device). */
 static struct adc_task task_of(struct sharing* sharing, const struct adc_session* session,
-                               const struct adc_case* c, const struct adc_case_task* argument) {
-  bool costly = adc_device_start_is_costly(c->device->driver);
+                               const struct adc_case* c, const struct adc_case_task* argument, bool costly) {
   return (struct adc_task){
       .run = run_case,
       .argument = argument,
@@ -183,11 +192,11 @@ static struct adc_task task_of(struct sharing* sharing, const struct adc_session
       .mostly_waits = case_mostly_waits(c),
       .preloaded = c->device->driver->preload_runtime != NULL,
       .group = adc_cases_share_processes(session, c->device) && !c->rule->needs_own_process
-                   ? group_of(sharing, session, c)
+                   ? group_of(sharing, session, c, costly)
                    : NULL,
       .run_prepared = run_prepared_case,
-      .resource = resource_of(sharing, session, c),
-      .start_seconds = costly ? adc_session_timeout(session, ADC_DEVICE_START_SECONDS) : 0,
+      .resource = resource_of(sharing, session, c, costly),
+      .start_seconds = costly ? start_bound(session, true) : 0,
   };
 }
 
@@ -207,6 +216,12 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
     free(case_tasks);
     return adc_fail(error, "out of memory");
   }
+  /* Asked once per device: the simulated device's answer reads the
+   * environment. */
+  bool costly_start[ADC_MAX_DEVICES];
+  for (size_t d = 0; d < session->n_devices; d++) {
+    costly_start[d] = adc_device_start_is_costly(session->devices[d].driver);
+  }
   size_t n_tasks = 0;
   for (size_t i = 0; i < n_cases; i++) {
     if (settled_before_running(session, &cases[i], &results[i])) {
@@ -214,7 +229,8 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
       continue;
     }
     case_tasks[n_tasks] = (struct adc_case_task){session, &cases[i], i};
-    tasks[n_tasks] = task_of(sharing, session, &cases[i], &case_tasks[n_tasks]);
+    tasks[n_tasks] = task_of(sharing, session, &cases[i], &case_tasks[n_tasks],
+                             costly_start[device_index(session, cases[i].device)]);
     n_tasks++;
   }
   struct observation observation = {case_tasks, results, observer, context};
