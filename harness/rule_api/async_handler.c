@@ -38,6 +38,10 @@ struct adc_async_run {
   bool has_schema;
   struct ArrowDeviceArray* arrays[MAX_KEPT_TASKS]; /* output slots, made before the start */
   bool extracted[MAX_KEPT_TASKS];                  /* extract_data succeeded into the slot */
+  /* The slot's sync_event was NULL or a live event of the case's device
+   * when extract_data returned (checked inside on_next_task). */
+  bool event_live_at_extract[MAX_KEPT_TASKS];
+  const struct adc_device* device; /* the case's */
   int n_slots;
   int tasks_seen_by_waiter; /* ADC_ASYNC_TASK_SEEN's starting point */
   struct adc_async_observed seen;
@@ -166,6 +170,26 @@ static int extract(struct adc_async_run* run, struct ArrowAsyncTask* task, int i
   return code;
 }
 
+/* spec: "Synchronization event types": the sync_event of the array task
+ * `index` handed over is checked inside on_next_task, while the producer
+ * is surely alive, so that an event dying later (with the stream's end) is
+ * told apart from one that was never live (async.sync_event.valid_event
+ * judges the first, async.lifetime.events_outlive_stream the second). */
+static void check_event_at_extract(struct adc_async_run* run, int index) {
+  const struct ArrowDeviceArray* array = run->arrays[index];
+  struct adc_error error = {0};
+  bool live = array->sync_event == NULL || !adc_device_can_check_events(run->device->driver) ||
+              adc_device_check_event(run->device, array->sync_event, &error) == 0;
+  pthread_mutex_lock(&run->lock);
+  run->event_live_at_extract[index] = live;
+  struct adc_async_observed* seen = &run->seen;
+  if (!live && seen->dead_events_at_extract++ == 0) {
+    seen->first_dead_event_task = index;
+    snprintf(seen->dead_event_problem, sizeof(seen->dead_event_problem), "%s", error.message);
+  }
+  pthread_mutex_unlock(&run->lock);
+}
+
 /* Waits, with run->lock held, for a signal on `changed` for the watch's
  * pause; when none came, looks at the process with the lock released
  * (every callback's enter() takes it: a producer thread waiting for it
@@ -219,12 +243,14 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
     int code = extract(run, task, index);
     pthread_mutex_lock(&run->lock);
     if (code != 0 && seen->extract_failures++ == 0) seen->first_extract_failure = code;
-    if (code == 0 && index < run->n_slots && !run->script.extract_without_data) run->extracted[index] = true;
+    bool kept = code == 0 && index < run->n_slots && !run->script.extract_without_data;
+    if (kept) run->extracted[index] = true;
     if (index == run->script.reject_task) {
       run->rejected = true;
       result = EINVAL;
     }
     pthread_mutex_unlock(&run->lock);
+    if (kept) check_event_at_extract(run, index);
     if (result == 0 && run->script.request_in_on_next_task > 0) {
       request_from_callback(run, handler, run->script.request_in_on_next_task, "on_next_task");
     }
@@ -280,6 +306,7 @@ static struct adc_async_run* new_run(struct adc_case_context* ctx, const struct 
   }
   struct adc_async_run* run = &runs[n_runs++];
   run->script = *script;
+  run->device = ctx->device;
   pthread_mutex_init(&run->lock, NULL);
   adc_monotonic_cond_init(&run->changed); /* deadlines from adc_monotonic_deadline() */
   pthread_mutex_init(&run->producer_calls, NULL);
@@ -463,6 +490,28 @@ struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct ad
   pthread_mutex_unlock(&run->lock);
   if (!extracted) return NULL;
   return run->arrays[task];
+}
+
+bool adc_async_event_still_live(struct adc_case_context* ctx, struct adc_async_run* run, int task,
+                                struct ArrowDeviceArray* array) {
+  if (array->sync_event == NULL || !adc_device_can_check_events(ctx->device->driver)) return true;
+  pthread_mutex_lock(&run->lock);
+  bool was_live = task < run->n_slots && run->event_live_at_extract[task];
+  pthread_mutex_unlock(&run->lock);
+  struct adc_error error;
+  if (!was_live || adc_device_check_event(ctx->device, array->sync_event, &error) == 0) return true;
+  adc_unresolved(ctx,
+                 "async task %d: its sync_event, live when extract_data returned, is not once the stream "
+                 "ended (see %s): %s",
+                 task, ADC_RULE_ASYNC_EVENTS_OUTLIVE, error.message);
+  return false;
+}
+
+bool adc_async_event_live_at_extract(struct adc_async_run* run, int task) {
+  pthread_mutex_lock(&run->lock);
+  bool live = task < run->n_slots && run->event_live_at_extract[task];
+  pthread_mutex_unlock(&run->lock);
+  return live;
 }
 
 void adc_async_release_results(struct adc_async_run* run) {

@@ -46,6 +46,8 @@
 #define ADC_RULE_ASYNC_END "async.end.null_task"
 #define ADC_RULE_ASYNC_RELEASE "async.release.last_and_once"
 #define ADC_RULE_ASYNC_REENTRANT "async.request.reentrant"
+#define ADC_RULE_ASYNC_VALID_EVENT "async.sync_event.valid_event"
+#define ADC_RULE_ASYNC_EVENTS_OUTLIVE "async.lifetime.events_outlive_stream"
 
 /* How long a wait lasts without any handler callback before it gives up,
  * where the producer's process does not go quiet. */
@@ -106,6 +108,12 @@ struct adc_async_observed {
   char error_metadata_problem[256]; /* "" unless the metadata is malformed */
   int first_extract_failure;        /* extract_data's first non-zero code; 0: none */
   int extract_failures;
+  /* Arrays kept whose sync_event was no live event of the case's device
+   * when extract_data returned (checked inside on_next_task), the first
+   * of them and what was wrong with its event. */
+  int dead_events_at_extract;
+  int first_dead_event_task;
+  char dead_event_problem[1024];
   bool cancelled;                                  /* the harness called cancel */
   struct adc_async_wrong_calls inside_request;     /* on_next_task, on_error inside request */
   struct adc_async_wrong_calls inside_cancel;      /* anything but on_error inside cancel */
@@ -178,6 +186,18 @@ struct ArrowSchema* adc_async_schema(struct adc_async_run* run);
  * was extracted into an array; checked for writes outside it first (a
  * crash verdict and NULL when there were). */
 struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct adc_async_run* run, int task);
+/* Whether task `task`'s array, kept, had a sync_event that was NULL or a
+ * live event of the case's device when extract_data returned: checked
+ * there, inside on_next_task, while the producer is surely alive
+ * (observed.dead_events_at_extract counts those that were not). */
+bool adc_async_event_live_at_extract(struct adc_async_run* run, int task);
+/* Before a rule waits on task `task`'s sync_event once the stream ended:
+ * false, with an unresolved verdict naming ADC_RULE_ASYNC_EVENTS_OUTLIVE,
+ * when the event was live when extracted and is no longer (spec: the
+ * array's data, "This includes the sync_event member", live until its
+ * release); true otherwise (an event never live is the wait's to report). */
+bool adc_async_event_still_live(struct adc_case_context* ctx, struct adc_async_run* run, int task,
+                                struct ArrowDeviceArray* array);
 /* Releases the schema and arrays not yet released. */
 void adc_async_release_results(struct adc_async_run* run);
 
