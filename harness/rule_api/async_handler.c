@@ -60,6 +60,8 @@ struct adc_async_script adc_async_script_request_all(const struct arrow_json_fil
   return (struct adc_async_script){.request_in_on_schema = fixture->n_batches + 1, .reject_task = -1};
 }
 
+static void hold_open(struct adc_async_run* run, enum adc_async_hold kind);
+
 static void note(struct adc_async_wrong_calls* calls, const char* callback) {
   if (calls->count++ == 0) calls->first = callback;
 }
@@ -154,6 +156,7 @@ static int on_schema(struct ArrowAsyncDeviceStreamHandler* handler, struct Arrow
   if (result == 0 && run->script.request_in_on_schema > 0 && producer != NULL) {
     request_from_callback(run, handler, run->script.request_in_on_schema, "on_schema");
   }
+  if (result == 0) hold_open(run, ADC_ASYNC_HOLD_SCHEMA);
   leave(run);
   return result;
 }
@@ -204,7 +207,8 @@ static enum adc_watch_state wait_and_look(struct adc_async_run* run, struct adc_
   return state;
 }
 
-/* Keeps the calling callback open until another callback starts beside it
+/* Where the script holds callbacks of `kind`, keeps the calling callback
+ * open until another callback starts beside it
  * (spec: "Thread safety"), or until no other thread of the process can
  * start one: all wait (a serialised producer waits for this callback to
  * return; the case's main thread, waiting for callbacks, is left out of the
@@ -212,7 +216,8 @@ static enum adc_watch_state wait_and_look(struct adc_async_run* run, struct adc_
  * lasts while one does, up to ADC_ASYNC_QUIET_SECONDS, and the script's
  * hold_seconds where the producer's threads wait on timers or cannot be
  * seen. */
-static void hold_open(struct adc_async_run* run) {
+static void hold_open(struct adc_async_run* run, enum adc_async_hold kind) {
+  if (run->script.hold_seconds <= 0 || (run->script.hold & kind) == 0) return;
   struct adc_activity_watch watch;
   adc_watch_begin(&watch, run->script.hold_seconds, ADC_ASYNC_QUIET_SECONDS);
   pthread_mutex_lock(&run->lock);
@@ -254,7 +259,9 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
     if (result == 0 && run->script.request_in_on_next_task > 0) {
       request_from_callback(run, handler, run->script.request_in_on_next_task, "on_next_task");
     }
-    if (run->script.hold_seconds > 0 && index == run->script.hold_task) hold_open(run);
+    if (index == run->script.hold_task) hold_open(run, ADC_ASYNC_HOLD_TASK);
+  } else {
+    hold_open(run, ADC_ASYNC_HOLD_END);
   }
   leave(run);
   return result;
@@ -281,6 +288,7 @@ static void on_error(struct ArrowAsyncDeviceStreamHandler* handler, int code, co
     memcpy(seen->error_metadata_problem, metadata_problem, sizeof(metadata_problem));
   }
   pthread_mutex_unlock(&run->lock);
+  hold_open(run, ADC_ASYNC_HOLD_ERROR);
   leave(run);
 }
 

@@ -17,8 +17,9 @@
  * "MUST NOT synchronously call on_next_task or on_error"; cancel "MUST NOT
  * call any consumer-side handlers other than on_error").  A count of the
  * callbacks running catches callbacks that overlap, and a script may hold
- * one on_next_task open, so that a second thread of the producer has time
- * to start a callback beside it (spec: "Thread safety").
+ * callbacks of each kind open (on_schema, an on_next_task, the end,
+ * on_error), so that a second thread of the producer has time to start a
+ * callback beside them (spec: "Thread safety").
  *
  * A wait for a callback ends once the producer can make none: every other
  * thread of the case's process waits on the process itself
@@ -60,13 +61,31 @@ struct adc_async_script {
   int reject_schema;               /* on_schema returns this; 0: accepts the schema */
   int64_t reject_task;             /* on_next_task of this task (from 0) returns EINVAL; -1: none */
   bool extract_without_data;       /* extract_data(task, NULL): the data are not wanted */
-  /* on_next_task of task `hold_task` (from 0) stays open once the task is
-   * handled, until another callback starts or no thread of the process
-   * can start one (all wait); `hold_seconds` where the process does not go
-   * quiet: a producer that does not wait for callbacks to return shows it
-   * there (spec: "Thread safety").  0 seconds: no callback is held. */
-  int64_t hold_task;
+  /* The callbacks of the kinds in `hold` (enum adc_async_hold) stay open
+   * once they have done their work, until another callback starts or no
+   * thread of the process can start one (all wait); `hold_seconds` where
+   * the process does not go quiet: a producer that does not wait for
+   * callbacks to return shows it there (spec: "Thread safety").  0
+   * seconds: no callback is held. */
+  unsigned hold;
+  int64_t hold_task; /* ADC_ASYNC_HOLD_TASK: the on_next_task of this task (from 0) */
   double hold_seconds;
+};
+
+/* How long a script holds a callback open where the producer's process
+ * does not go quiet and none of its threads runs (the hold ends once every
+ * other thread waits, and goes on while one runs): a producer thread that
+ * does not wait for the running callback starts its own within a
+ * scheduler tick or two (at most 6 ms seen with both cores busy), so this
+ * is about three times that (the serialised rules' methods say 0.02 s). */
+#define ADC_ASYNC_OVERLAP_WATCH_SECONDS 0.02
+
+/* The kinds of callback a script may hold open. */
+enum adc_async_hold {
+  ADC_ASYNC_HOLD_SCHEMA = 1u << 0, /* on_schema, once it requested what the script asks */
+  ADC_ASYNC_HOLD_TASK = 1u << 1,   /* on_next_task of task hold_task, once extracted */
+  ADC_ASYNC_HOLD_END = 1u << 2,    /* on_next_task(NULL) */
+  ADC_ASYNC_HOLD_ERROR = 1u << 3,  /* on_error, once its arguments are read */
 };
 
 /* The script most rules use: everything requested from inside on_schema,
