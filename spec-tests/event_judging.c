@@ -47,11 +47,19 @@ static void visit_stream_batches(struct adc_case_context* ctx, array_visitor vis
 
 /* Each task's array as extract_data wrote it, once the stream was run to
  * the release of its handler (the arrays are the harness's from
- * extract_data on: their lifetime is their own). */
+ * extract_data on: their lifetime is their own), or NULL (`visit`) to
+ * judge the events as extract_data handed them over (async_handler.h
+ * checks them inside on_next_task).  An event live then and dead now is
+ * async.lifetime.events_outlive_stream's, not the visitor's. */
 static void visit_async_tasks(struct adc_case_context* ctx, array_visitor visit, void* state) {
   const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
   struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (visit == NULL && seen.dead_events_at_extract > 0) {
+    adc_violation(ctx, "async task %d, as extract_data handed it over: %s (%d task(s) with such an event)",
+                  seen.first_dead_event_task, seen.dead_event_problem, seen.dead_events_at_extract);
+  }
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct ArrowDeviceArray* array = adc_async_array(ctx, run, batch);
     if (array == NULL) {
@@ -60,6 +68,8 @@ static void visit_async_tasks(struct adc_case_context* ctx, array_visitor visit,
       }
       break;
     }
+    if (visit == NULL) continue;
+    if (!adc_async_event_still_live(ctx, run, batch, array)) break;
     visit(ctx, ADC_FROM_ASYNC_TASK, batch, array, state);
   }
   adc_async_release_results(run);
@@ -95,7 +105,10 @@ void adc_judge_valid_events(struct adc_case_context* ctx, enum adc_array_source 
                       ctx->device->driver->kind->event_type);
     return;
   }
-  visit_arrays(ctx, source, check_event, NULL);
+  /* An async task's event is judged as extract_data hands it over, while
+   * the producer is surely alive: whether it outlives the stream is
+   * async.lifetime.events_outlive_stream's to judge. */
+  visit_arrays(ctx, source, source == ADC_FROM_ASYNC_TASK ? NULL : check_event, NULL);
 }
 
 struct readiness {

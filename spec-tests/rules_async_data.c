@@ -135,7 +135,9 @@ static void task_matches_fixture(struct adc_case_context* ctx) {
     struct ArrowDeviceArray* array = adc_async_array(ctx, run, batch);
     if (array == NULL) break; /* a verdict was given, or the slot check gave one */
     /* spec: the consumer waits on the array's sync_event before reading. */
-    if (!adc_wait_until_ready_from(ctx, array, batch, ADC_FROM_ASYNC_TASK)) break;
+    if (!adc_async_event_still_live(ctx, run, batch, array) ||
+        !adc_wait_until_ready_from(ctx, array, batch, ADC_FROM_ASYNC_TASK))
+      break;
     char difference[512];
     if (adc_compare_batch(ctx, batch, &array->array, difference, sizeof(difference)) != 0) {
       adc_violation(ctx, "the array of task %d differs from the fixture's batch %d: %s", batch, batch,

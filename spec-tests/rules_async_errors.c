@@ -8,7 +8,7 @@
  * harness has requested it.  The harness's instrumented handler
  * (harness/rule_api/async_handler.h) reads the code, the message and the
  * metadata inside on_error, with bounds, since they live only during that
- * call. */
+ * call; and, holding callbacks open, whether they are serialised there. */
 #include <errno.h>
 
 #include "rule_api/async_handler.h"
@@ -102,6 +102,38 @@ static void metadata_encoding(struct adc_case_context* ctx) {
   adc_async_release_results(run);
 }
 
+/* spec: "Thread safety", on the error path: the on_next_task of the task
+ * before the failing batch is held open (on_error may come beside it from
+ * another thread), then on_error itself (release, or a task, may come
+ * beside it), as async.callbacks.serialised holds the callbacks of the
+ * usual course (rules_async_protocol.c says why a hold is needed). */
+static void error_path_serialised(struct adc_case_context* ctx) {
+  struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  int fail_at = adc_failing_batch(ctx->fixture);
+  script.hold = ADC_ASYNC_HOLD_TASK | ADC_ASYNC_HOLD_ERROR;
+  script.hold_task = fail_at - 1; /* -1, no task held, where the first batch fails */
+  script.hold_seconds = ADC_ASYNC_OVERLAP_WATCH_SECONDS;
+  struct adc_async_run* run = adc_async_start_failing(ctx, &script, fail_at);
+  if (run == NULL) return;
+  adc_async_wait_for_release(run);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  if (seen.overlapping.count > 0) {
+    adc_violation(
+        ctx,
+        "%s was called while another handler callback was still running, on the error path (%d such "
+        "call(s))",
+        seen.overlapping.first, seen.overlapping.count);
+  } else if (seen.on_error_calls == 0 && (seen.ends > 0 || seen.release_calls > 0)) {
+    adc_unresolved(ctx,
+                   "the stream ended without on_error where ExportFailingAsyncFromJson was asked to fail it "
+                   "(batch %d, after %d task(s)); the producer does not honour that entry point",
+                   fail_at, seen.tasks);
+  } else if (seen.release_calls == 0) {
+    adc_async_explain_stall(ctx, run);
+  }
+  adc_async_release_results(run);
+}
+
 /* clang-format off */
 #define ERROR_RULE(rule_id, rule_clause, rule_sentence, rule_method, body) \
   {                                                                        \
@@ -146,6 +178,24 @@ static const struct adc_rule rules[] = {
         "parses on_error's metadata inside the call, with a bound: NULL, or encoded as "
         "ArrowSchema.metadata is (erratum E10).",
         metadata_encoding),
+    {
+        .id = "async.on_error.serialised",
+        .clause = "Thread safety",
+        .sentence = "A producer should wait for handler callbacks to return before calling the next handler "
+                    "callback, and before calling the release callback.",
+        .method = "Has the producer fail mid-stream (ExportFailingAsyncFromJson), requesting every batch, "
+                  "counting the handler callbacks running: the on_next_task of the task before the failing "
+                  "batch, then on_error, is held open until every other thread of the process waits (0.02 s "
+                  "where they never all do, while none runs; a callback starting meanwhile ends the hold); "
+                  "no callback may start beside them, on any thread.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ExportFailingAsyncFromJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .waits_by_design = true,
+        .run = error_path_serialised,
+    },
 };
 
 const struct adc_rule_family adc_async_error_rules = ADC_RULE_FAMILY(rules);

@@ -288,26 +288,22 @@ static void rejection_only_release_follows(struct adc_case_context* ctx) {
   }
 }
 
-/* How long async.callbacks.serialised keeps one on_next_task open where
- * the producer's process does not go quiet and none of its threads runs
- * (the hold ends once every other thread waits, and goes on while one
- * runs: async_handler.h, hold_task): a producer thread that does not wait
- * for the running callback starts its own within a scheduler tick or two
- * (at most 6 ms seen with both cores busy), so this is about three times
- * that (the rule's .method says 0.02 s). */
-#define OVERLAP_WATCH_SECONDS 0.02
-
 /* spec: "Thread safety".  The handler's callbacks return within
  * microseconds, before a second thread of the producer can start a
  * callback beside them, so an overlap would go unseen.  A serialised
- * producer cannot show that it would have waited: one callback is held
- * open, once per case, the on_next_task of the last task but one (the
- * producer still has a task and the end to hand out); a callback starting
- * meanwhile ends the hold at once. */
+ * producer cannot show that it would have waited: a callback of each kind
+ * the usual course has is held open in turn, once per case (async_handler.h,
+ * adc_async_hold): on_schema once it requested every batch (a task, the
+ * end or on_error may come beside it), the on_next_task of the last task
+ * but one (the producer still has a task and the end to hand out), and the
+ * end (release may come beside it); a callback starting meanwhile ends
+ * the hold at once.  The error path's holds are async.on_error.serialised's
+ * (rules_async_errors.c): it needs an optional entry point. */
 static void callbacks_serialised(struct adc_case_context* ctx) {
   struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  script.hold = ADC_ASYNC_HOLD_SCHEMA | ADC_ASYNC_HOLD_TASK | ADC_ASYNC_HOLD_END;
   script.hold_task = ctx->fixture->n_batches - 2;
-  script.hold_seconds = OVERLAP_WATCH_SECONDS;
+  script.hold_seconds = ADC_ASYNC_OVERLAP_WATCH_SECONDS;
   struct adc_async_observed seen;
   struct adc_async_run* run = run_whole(ctx, &script, &seen);
   if (run == NULL) return;
@@ -504,8 +500,9 @@ static const struct adc_rule rules[] = {
                     "serialized manner, but are not guaranteed to be called from the same thread every time.",
         .method = "Runs the whole stream counting the handler callbacks running: no callback may start, on "
                   "any thread, while another is running. The handler's callbacks return within microseconds, "
-                  "so the on_next_task of the last task but one is held open until every other thread of "
-                  "the process waits (0.02 s where they never all do, while none runs; once per case; a "
+                  "so a callback of each kind is held open in turn, once per case (on_schema once it has "
+                  "requested every batch, the on_next_task of the last task but one, the end), until every "
+                  "other thread of the process waits (0.02 s where they never all do, while none runs; a "
                   "callback starting meanwhile ends the hold).",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,

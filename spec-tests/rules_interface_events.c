@@ -5,10 +5,12 @@
  * own sync_event, and the duties of rules_sync_event.c hold for each, with
  * rules of their own so that a late write names the interface it came
  * through (event_judging.h).  And an array's event lives as long as the
- * array: a stream's release must not take it along. */
+ * array: a stream's release, or an async producer's end, must not take
+ * it along. */
 #include <stdlib.h>
 
 #include "event_judging.h"
+#include "rule_api/async_handler.h"
 #include "rule_api/stream_calls.h"
 
 static void stream_valid_event(struct adc_case_context* ctx) {
@@ -81,6 +83,54 @@ static void events_outlive_stream(struct adc_case_context* ctx) {
   }
 }
 
+/* spec: the same holds for an async task's array: "Ownership of the Array
+ * is given to the pointer passed in as a parameter, and this array must be
+ * released separately" (ArrowAsyncTask.extract_data), and its data, "This
+ * includes the sync_event member if it is not null", live until that
+ * release, not until the producer's.  Every task is extracted inside
+ * on_next_task and its event checked there (async_handler.h), none waited
+ * on; once the producer released the handler and can do nothing more (it
+ * cleans up "*after* calling the release callback": its threads are
+ * watched until all wait), each event must still be live and complete. */
+static void async_events_outlive_stream(struct adc_case_context* ctx) {
+  if (!adc_device_can_check_events(ctx->device->driver)) {
+    adc_not_supported(ctx, "the harness cannot check events of %s yet",
+                      ctx->device->driver->kind->event_type);
+    return;
+  }
+  const struct adc_async_script script = adc_async_script_request_all(ctx->fixture);
+  struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
+  if (run == NULL) return;
+  /* Ends once every thread of the process waits; the window bounds only a
+   * process that never goes quiet. */
+  adc_async_watch(ADC_ASYNC_RELEASE_GRACE_SECONDS, NULL, NULL);
+  struct adc_async_observed seen = adc_async_snapshot(run);
+  bool with_event = false;
+  for (int task = 0; task < seen.tasks && !ctx->has_verdict; task++) {
+    struct ArrowDeviceArray* array = adc_async_array(ctx, run, task);
+    struct adc_error error;
+    if (array == NULL || array->sync_event == NULL) {
+      /* nothing of its own to outlive the stream */
+    } else if (!adc_async_event_live_at_extract(run, task)) {
+      /* An event that is no live event to begin with is another rule's. */
+      adc_unresolved(ctx,
+                     "async task %d: its sync_event was no live event when extract_data returned (see %s)",
+                     task, ADC_RULE_ASYNC_VALID_EVENT);
+    } else if (adc_device_check_event(ctx->device, array->sync_event, &error) != 0 ||
+               adc_device_wait_event(ctx->device, array->sync_event, &error) != 0) {
+      adc_violation(ctx, "async task %d, its array still held once the producer released the handler: %s",
+                    task, error.message);
+    } else {
+      with_event = true;
+    }
+  }
+  adc_async_release_results(run);
+  if (!with_event && !ctx->has_verdict) {
+    adc_not_supported(ctx, "the async stream handed out no array with a sync_event on %s: nothing to judge",
+                      ctx->device->driver->name);
+  }
+}
+
 static bool streams_with_event_type(const struct adc_device_target* device) {
   return adc_devices_with_event_type.holds(device) && adc_devices_for_streams.holds(device);
 }
@@ -125,8 +175,8 @@ static const struct adc_rule rules[] = {
         "event is the array's data: \"This includes the sync_event member if it is not null\").",
         events_outlive_stream),
     ASYNC_RULE("async.sync_event.valid_event", ADC_VALID_EVENT_CLAUSE, adc_valid_event_sentence,
-               "Runs the whole async stream, extracting every task inside on_next_task, and checks each "
-               "array's non-NULL sync_event is a live event of the device's runtime.",
+               "Runs the whole async stream, extracting every task inside on_next_task, and checks there "
+               "each array's non-NULL sync_event is a live event of the device's runtime.",
                async_valid_event),
     ASYNC_RULE(
         "async.sync_event.data_complete", ADC_DATA_COMPLETE_CLAUSE, adc_data_complete_sentence,
@@ -138,6 +188,15 @@ static const struct adc_rule rules[] = {
                "Runs the whole async stream, then reads each extracted array with a NULL sync_event at once; "
                "data that differ, then equal the fixture a moment later, were written late.",
                async_null_means_ready),
+    ASYNC_RULE("async.lifetime.events_outlive_stream", "ArrowAsyncTask.extract_data",
+               "Ownership of the Array is given to the pointer passed in as a parameter, and this array must "
+               "be released separately.",
+               "Runs the whole async stream, extracting every task inside on_next_task without waiting on "
+               "its sync_event (each checked live there), waits for the handler's release and for every "
+               "thread of the producer to wait (it cleans up after release), then checks each event is "
+               "still a live event of the device's runtime and can be waited on (the event is the array's "
+               "data: \"This includes the sync_event member if it is not null\").",
+               async_events_outlive_stream),
 };
 
 const struct adc_rule_family adc_interface_event_rules = ADC_RULE_FAMILY(rules);

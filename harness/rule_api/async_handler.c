@@ -38,6 +38,10 @@ struct adc_async_run {
   bool has_schema;
   struct ArrowDeviceArray* arrays[MAX_KEPT_TASKS]; /* output slots, made before the start */
   bool extracted[MAX_KEPT_TASKS];                  /* extract_data succeeded into the slot */
+  /* The slot's sync_event was NULL or a live event of the case's device
+   * when extract_data returned (checked inside on_next_task). */
+  bool event_live_at_extract[MAX_KEPT_TASKS];
+  const struct adc_device* device; /* the case's */
   int n_slots;
   int tasks_seen_by_waiter; /* ADC_ASYNC_TASK_SEEN's starting point */
   struct adc_async_observed seen;
@@ -55,6 +59,8 @@ static _Thread_local bool holds_producer_calls;
 struct adc_async_script adc_async_script_request_all(const struct arrow_json_file* fixture) {
   return (struct adc_async_script){.request_in_on_schema = fixture->n_batches + 1, .reject_task = -1};
 }
+
+static void hold_open(struct adc_async_run* run, enum adc_async_hold kind);
 
 static void note(struct adc_async_wrong_calls* calls, const char* callback) {
   if (calls->count++ == 0) calls->first = callback;
@@ -150,6 +156,7 @@ static int on_schema(struct ArrowAsyncDeviceStreamHandler* handler, struct Arrow
   if (result == 0 && run->script.request_in_on_schema > 0 && producer != NULL) {
     request_from_callback(run, handler, run->script.request_in_on_schema, "on_schema");
   }
+  if (result == 0) hold_open(run, ADC_ASYNC_HOLD_SCHEMA);
   leave(run);
   return result;
 }
@@ -166,6 +173,26 @@ static int extract(struct adc_async_run* run, struct ArrowAsyncTask* task, int i
   return code;
 }
 
+/* spec: "Synchronization event types": the sync_event of the array task
+ * `index` handed over is checked inside on_next_task, while the producer
+ * is surely alive, so that an event dying later (with the stream's end) is
+ * told apart from one that was never live (async.sync_event.valid_event
+ * judges the first, async.lifetime.events_outlive_stream the second). */
+static void check_event_at_extract(struct adc_async_run* run, int index) {
+  const struct ArrowDeviceArray* array = run->arrays[index];
+  struct adc_error error = {0};
+  bool live = array->sync_event == NULL || !adc_device_can_check_events(run->device->driver) ||
+              adc_device_check_event(run->device, array->sync_event, &error) == 0;
+  pthread_mutex_lock(&run->lock);
+  run->event_live_at_extract[index] = live;
+  struct adc_async_observed* seen = &run->seen;
+  if (!live && seen->dead_events_at_extract++ == 0) {
+    seen->first_dead_event_task = index;
+    snprintf(seen->dead_event_problem, sizeof(seen->dead_event_problem), "%s", error.message);
+  }
+  pthread_mutex_unlock(&run->lock);
+}
+
 /* Waits, with run->lock held, for a signal on `changed` for the watch's
  * pause; when none came, looks at the process with the lock released
  * (every callback's enter() takes it: a producer thread waiting for it
@@ -180,7 +207,8 @@ static enum adc_watch_state wait_and_look(struct adc_async_run* run, struct adc_
   return state;
 }
 
-/* Keeps the calling callback open until another callback starts beside it
+/* Where the script holds callbacks of `kind`, keeps the calling callback
+ * open until another callback starts beside it
  * (spec: "Thread safety"), or until no other thread of the process can
  * start one: all wait (a serialised producer waits for this callback to
  * return; the case's main thread, waiting for callbacks, is left out of the
@@ -188,7 +216,8 @@ static enum adc_watch_state wait_and_look(struct adc_async_run* run, struct adc_
  * lasts while one does, up to ADC_ASYNC_QUIET_SECONDS, and the script's
  * hold_seconds where the producer's threads wait on timers or cannot be
  * seen. */
-static void hold_open(struct adc_async_run* run) {
+static void hold_open(struct adc_async_run* run, enum adc_async_hold kind) {
+  if (run->script.hold_seconds <= 0 || (run->script.hold & kind) == 0) return;
   struct adc_activity_watch watch;
   adc_watch_begin(&watch, run->script.hold_seconds, ADC_ASYNC_QUIET_SECONDS);
   pthread_mutex_lock(&run->lock);
@@ -219,16 +248,20 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
     int code = extract(run, task, index);
     pthread_mutex_lock(&run->lock);
     if (code != 0 && seen->extract_failures++ == 0) seen->first_extract_failure = code;
-    if (code == 0 && index < run->n_slots && !run->script.extract_without_data) run->extracted[index] = true;
+    bool kept = code == 0 && index < run->n_slots && !run->script.extract_without_data;
+    if (kept) run->extracted[index] = true;
     if (index == run->script.reject_task) {
       run->rejected = true;
       result = EINVAL;
     }
     pthread_mutex_unlock(&run->lock);
+    if (kept) check_event_at_extract(run, index);
     if (result == 0 && run->script.request_in_on_next_task > 0) {
       request_from_callback(run, handler, run->script.request_in_on_next_task, "on_next_task");
     }
-    if (run->script.hold_seconds > 0 && index == run->script.hold_task) hold_open(run);
+    if (index == run->script.hold_task) hold_open(run, ADC_ASYNC_HOLD_TASK);
+  } else {
+    hold_open(run, ADC_ASYNC_HOLD_END);
   }
   leave(run);
   return result;
@@ -255,6 +288,7 @@ static void on_error(struct ArrowAsyncDeviceStreamHandler* handler, int code, co
     memcpy(seen->error_metadata_problem, metadata_problem, sizeof(metadata_problem));
   }
   pthread_mutex_unlock(&run->lock);
+  hold_open(run, ADC_ASYNC_HOLD_ERROR);
   leave(run);
 }
 
@@ -280,6 +314,7 @@ static struct adc_async_run* new_run(struct adc_case_context* ctx, const struct 
   }
   struct adc_async_run* run = &runs[n_runs++];
   run->script = *script;
+  run->device = ctx->device;
   pthread_mutex_init(&run->lock, NULL);
   adc_monotonic_cond_init(&run->changed); /* deadlines from adc_monotonic_deadline() */
   pthread_mutex_init(&run->producer_calls, NULL);
@@ -463,6 +498,28 @@ struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct ad
   pthread_mutex_unlock(&run->lock);
   if (!extracted) return NULL;
   return run->arrays[task];
+}
+
+bool adc_async_event_still_live(struct adc_case_context* ctx, struct adc_async_run* run, int task,
+                                struct ArrowDeviceArray* array) {
+  if (array->sync_event == NULL || !adc_device_can_check_events(ctx->device->driver)) return true;
+  pthread_mutex_lock(&run->lock);
+  bool was_live = task < run->n_slots && run->event_live_at_extract[task];
+  pthread_mutex_unlock(&run->lock);
+  struct adc_error error;
+  if (!was_live || adc_device_check_event(ctx->device, array->sync_event, &error) == 0) return true;
+  adc_unresolved(ctx,
+                 "async task %d: its sync_event, live when extract_data returned, is not once the stream "
+                 "ended (see %s): %s",
+                 task, ADC_RULE_ASYNC_EVENTS_OUTLIVE, error.message);
+  return false;
+}
+
+bool adc_async_event_live_at_extract(struct adc_async_run* run, int task) {
+  pthread_mutex_lock(&run->lock);
+  bool live = task < run->n_slots && run->event_live_at_extract[task];
+  pthread_mutex_unlock(&run->lock);
+  return live;
 }
 
 void adc_async_release_results(struct adc_async_run* run) {

@@ -17,8 +17,9 @@
  * "MUST NOT synchronously call on_next_task or on_error"; cancel "MUST NOT
  * call any consumer-side handlers other than on_error").  A count of the
  * callbacks running catches callbacks that overlap, and a script may hold
- * one on_next_task open, so that a second thread of the producer has time
- * to start a callback beside it (spec: "Thread safety").
+ * callbacks of each kind open (on_schema, an on_next_task, the end,
+ * on_error), so that a second thread of the producer has time to start a
+ * callback beside them (spec: "Thread safety").
  *
  * A wait for a callback ends once the producer can make none: every other
  * thread of the case's process waits on the process itself
@@ -46,6 +47,8 @@
 #define ADC_RULE_ASYNC_END "async.end.null_task"
 #define ADC_RULE_ASYNC_RELEASE "async.release.last_and_once"
 #define ADC_RULE_ASYNC_REENTRANT "async.request.reentrant"
+#define ADC_RULE_ASYNC_VALID_EVENT "async.sync_event.valid_event"
+#define ADC_RULE_ASYNC_EVENTS_OUTLIVE "async.lifetime.events_outlive_stream"
 
 /* How long a wait lasts without any handler callback before it gives up,
  * where the producer's process does not go quiet. */
@@ -58,13 +61,31 @@ struct adc_async_script {
   int reject_schema;               /* on_schema returns this; 0: accepts the schema */
   int64_t reject_task;             /* on_next_task of this task (from 0) returns EINVAL; -1: none */
   bool extract_without_data;       /* extract_data(task, NULL): the data are not wanted */
-  /* on_next_task of task `hold_task` (from 0) stays open once the task is
-   * handled, until another callback starts or no thread of the process
-   * can start one (all wait); `hold_seconds` where the process does not go
-   * quiet: a producer that does not wait for callbacks to return shows it
-   * there (spec: "Thread safety").  0 seconds: no callback is held. */
-  int64_t hold_task;
+  /* The callbacks of the kinds in `hold` (enum adc_async_hold) stay open
+   * once they have done their work, until another callback starts or no
+   * thread of the process can start one (all wait); `hold_seconds` where
+   * the process does not go quiet: a producer that does not wait for
+   * callbacks to return shows it there (spec: "Thread safety").  0
+   * seconds: no callback is held. */
+  unsigned hold;
+  int64_t hold_task; /* ADC_ASYNC_HOLD_TASK: the on_next_task of this task (from 0) */
   double hold_seconds;
+};
+
+/* How long a script holds a callback open where the producer's process
+ * does not go quiet and none of its threads runs (the hold ends once every
+ * other thread waits, and goes on while one runs): a producer thread that
+ * does not wait for the running callback starts its own within a
+ * scheduler tick or two (at most 6 ms seen with both cores busy), so this
+ * is about three times that (the serialised rules' methods say 0.02 s). */
+#define ADC_ASYNC_OVERLAP_WATCH_SECONDS 0.02
+
+/* The kinds of callback a script may hold open. */
+enum adc_async_hold {
+  ADC_ASYNC_HOLD_SCHEMA = 1u << 0, /* on_schema, once it requested what the script asks */
+  ADC_ASYNC_HOLD_TASK = 1u << 1,   /* on_next_task of task hold_task, once extracted */
+  ADC_ASYNC_HOLD_END = 1u << 2,    /* on_next_task(NULL) */
+  ADC_ASYNC_HOLD_ERROR = 1u << 3,  /* on_error, once its arguments are read */
 };
 
 /* The script most rules use: everything requested from inside on_schema,
@@ -106,6 +127,12 @@ struct adc_async_observed {
   char error_metadata_problem[256]; /* "" unless the metadata is malformed */
   int first_extract_failure;        /* extract_data's first non-zero code; 0: none */
   int extract_failures;
+  /* Arrays kept whose sync_event was no live event of the case's device
+   * when extract_data returned (checked inside on_next_task), the first
+   * of them and what was wrong with its event. */
+  int dead_events_at_extract;
+  int first_dead_event_task;
+  char dead_event_problem[1024];
   bool cancelled;                                  /* the harness called cancel */
   struct adc_async_wrong_calls inside_request;     /* on_next_task, on_error inside request */
   struct adc_async_wrong_calls inside_cancel;      /* anything but on_error inside cancel */
@@ -178,6 +205,18 @@ struct ArrowSchema* adc_async_schema(struct adc_async_run* run);
  * was extracted into an array; checked for writes outside it first (a
  * crash verdict and NULL when there were). */
 struct ArrowDeviceArray* adc_async_array(struct adc_case_context* ctx, struct adc_async_run* run, int task);
+/* Whether task `task`'s array, kept, had a sync_event that was NULL or a
+ * live event of the case's device when extract_data returned: checked
+ * there, inside on_next_task, while the producer is surely alive
+ * (observed.dead_events_at_extract counts those that were not). */
+bool adc_async_event_live_at_extract(struct adc_async_run* run, int task);
+/* Before a rule waits on task `task`'s sync_event once the stream ended:
+ * false, with an unresolved verdict naming ADC_RULE_ASYNC_EVENTS_OUTLIVE,
+ * when the event was live when extracted and is no longer (spec: the
+ * array's data, "This includes the sync_event member", live until its
+ * release); true otherwise (an event never live is the wait's to report). */
+bool adc_async_event_still_live(struct adc_case_context* ctx, struct adc_async_run* run, int task,
+                                struct ArrowDeviceArray* array);
 /* Releases the schema and arrays not yet released. */
 void adc_async_release_results(struct adc_async_run* run);
 
