@@ -54,7 +54,8 @@ struct ref_stream {
 };
 
 static const char* simulated_open_stream(int64_t device_id, struct ref_stream** out) {
-  if (device_id != ADC_SIMULATED_DEVICE_ID) return "the simulated device has only device_id 0";
+  if (device_id < 0 || device_id >= ADC_SIMULATED_DEVICE_COUNT)
+    return "the simulated runtime has no device of that device_id";
   struct ref_stream* stream = ref_calloc(1, sizeof(*stream));
   if (stream == NULL) return "out of memory";
   pthread_mutex_init(&stream->join_lock, NULL);

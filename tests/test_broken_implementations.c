@@ -174,16 +174,55 @@ static bool among_words(const char* list, const char* name) {
   return false;
 }
 
-/* Whether `device` is considered for the twins: --device, if given,
- * names it.  Without --device, every device but opencl: each of its case
- * processes starts an OpenCL platform (PoCL: about 35 ms, CONFORMANCE.md
- * "OpenCL"), which every twin's cases would pay where PoCL is installed;
- * it joins when named. */
-static bool device_considered(const struct adc_device_driver* device) {
-  for (int n = 0; n < n_named_devices; n++) {
-    if (strcmp(named_devices[n], device->name) == 0) return true;
+/* The devices considered for the twins: those --device names (NAME or
+ * NAME:ID).  Without --device, every driver's first device but opencl's:
+ * each of its case processes starts an OpenCL platform (PoCL: about 35 ms,
+ * CONFORMANCE.md "OpenCL"), which every twin's cases would pay where PoCL
+ * is installed; it joins when named.  And a device id other than the first
+ * that a selected twin shows on (its shown_on_devices: "simulated:1"),
+ * where that twin alone runs. */
+static struct adc_device_target targets[ADC_MAX_TEST_DEVICES];
+static int n_targets;
+
+static void consider(const struct adc_device_target* target) {
+  for (int t = 0; t < n_targets; t++) {
+    if (strcmp(targets[t].name, target->name) == 0) return;
   }
-  return n_named_devices == 0 && strcmp(device->name, "opencl") != 0;
+  if (n_targets < ADC_MAX_TEST_DEVICES) targets[n_targets++] = *target;
+}
+
+static void settle_targets(void) {
+  struct adc_error error;
+  for (int n = 0; n < n_named_devices; n++) {
+    struct adc_device_target target;
+    if (adc_device_target_parse(named_devices[n], &target, &error) != 0) {
+      fprintf(stderr, "test_broken_implementations: %s\n", error.message);
+      exit(2);
+    }
+    consider(&target);
+  }
+  if (n_named_devices > 0) return;
+  for (size_t d = 0; d < adc_device_count(); d++) {
+    struct adc_device_target first = adc_device_target_of(adc_device_at(d));
+    if (strcmp(first.name, "opencl") != 0) consider(&first);
+  }
+  for (int i = 0; i < n_defects; i++) {
+    char words[sizeof(defects[i].shown_on)];
+    snprintf(words, sizeof(words), "%s", defects[i].shown_on);
+    char* rest = words;
+    for (char* word = strsep(&rest, " "); word != NULL; word = strsep(&rest, " ")) {
+      struct adc_device_target target;
+      if (defects[i].selected && strchr(word, ':') != NULL &&
+          adc_device_target_parse(word, &target, &error) == 0)
+        consider(&target);
+    }
+  }
+}
+
+/* Whether a device id other than the first: considered for the twins
+ * that show on it alone. */
+static bool is_other_id(const struct adc_device_target* target) {
+  return target->device_id > 0;
 }
 
 static int by_name(const void* a, const void* b) {
@@ -216,20 +255,15 @@ static bool is_failing(const char* status) {
 
 /* Whether a device --device names is here; for each that is not, a line
  * "not run: no NAME device (the probe's reason)".  A name no device has is
- * bad input: exit status 2. */
+ * bad input (settle_targets: exit status 2). */
 static bool a_named_device_is_here(void) {
   bool any = false;
-  for (int n = 0; n < n_named_devices; n++) {
-    const struct adc_device_driver* device = adc_device_find(named_devices[n]);
-    if (device == NULL) {
-      fprintf(stderr, "test_broken_implementations: no device is named '%s'\n", named_devices[n]);
-      exit(2);
-    }
+  for (int t = 0; t < n_targets; t++) {
     struct adc_error error;
-    if (device_opens(device, &error) == 0) {
+    if (target_opens(&targets[t], &error) == 0) {
       any = true;
     } else {
-      printf("not run: no %s device (%s)\n", device->name, error.message);
+      printf("not run: no %s device (%s)\n", targets[t].name, error.message);
     }
   }
   return any;
@@ -244,7 +278,7 @@ static char device_absence[ADC_MAX_TEST_DEVICES][sizeof(
 static bool opens_here(size_t index) {
   if (device_here[index] == 0) {
     struct adc_error error;
-    device_here[index] = device_opens(adc_device_at(index), &error) == 0 ? 1 : -1;
+    device_here[index] = target_opens(&targets[index], &error) == 0 ? 1 : -1;
     if (device_here[index] < 0)
       snprintf(device_absence[index], sizeof(device_absence[0]), "%s", error.message);
   }
@@ -254,15 +288,14 @@ static bool opens_here(size_t index) {
 /* Why twin `d` is not run on `device`, which opens here, into `why`; ""
  * when it is. */
 static void why_not_run(const struct defect* d, const struct adc_rule* rule,
-                        const struct adc_device_driver* device, char* why, size_t size) {
-  struct adc_device_target target = adc_device_target_of(device);
+                        const struct adc_device_target* target, char* why, size_t size) {
   char lacks[256];
   why[0] = '\0';
-  if (d->shown_on[0] != '\0' && !among_words(d->shown_on, device->name)) {
+  if (d->shown_on[0] != '\0' && !among_words(d->shown_on, target->name)) {
     snprintf(why, size, "its defect does not show there (it shows on %s)", d->shown_on);
-  } else if (rule->devices != NULL && !rule->devices->holds(&target)) {
+  } else if (rule->devices != NULL && !rule->devices->holds(target)) {
     snprintf(why, size, "its rule does not apply there");
-  } else if (!adc_device_meets_needs(rule, device, lacks, sizeof(lacks))) {
+  } else if (!adc_device_meets_needs(rule, target->driver, lacks, sizeof(lacks))) {
     snprintf(why, size, "its rule cannot judge the device: %s", lacks);
   }
 }
@@ -386,10 +419,10 @@ static void count_run(const struct defect* d, const struct adc_rule* rule, cJSON
 /* One run of a twin on one device. */
 struct twin_run {
   int defect;
-  const struct adc_device_driver* device;
+  const struct adc_device_target* device;
   struct device_outcome* outcome; /* its twin's outcome on the device */
   pid_t pid;
-  char report[64];
+  char report[160];
 };
 
 static void start_run(struct twin_run* run) {
@@ -447,9 +480,10 @@ static void finish_run(const struct twin_run* run, int status) {
 static int plan_runs(int i, struct twin_run* runs, int n_runs) {
   const struct adc_rule* rule = adc_rule_find(defects[i].rule);
   struct outcome* o = &outcomes[i];
-  for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_TEST_DEVICES; d++) {
-    const struct adc_device_driver* device = adc_device_at(d);
-    if (!device_considered(device) || !opens_here(d)) continue;
+  for (int t = 0; t < n_targets; t++) {
+    const struct adc_device_target* device = &targets[t];
+    bool named = n_named_devices > 0 || among_words(defects[i].shown_on, device->name);
+    if ((is_other_id(device) && !named) || !opens_here((size_t)t)) continue;
     struct device_outcome* on = &o->on[o->n_on++];
     on->device = device->name;
     why_not_run(&defects[i], rule, device, on->not_run, sizeof(on->not_run));
@@ -622,13 +656,12 @@ static void describe_devices(const struct outcome* o, char* text, size_t size) {
  * reason), and opencl when left out. */
 static void print_devices(FILE* out) {
   char considered[512] = "", absent[2048] = "";
-  for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_TEST_DEVICES; d++) {
-    const struct adc_device_driver* device = adc_device_at(d);
-    if (!device_considered(device)) continue;
-    if (opens_here(d)) {
+  for (int t = 0; t < n_targets; t++) {
+    const struct adc_device_target* device = &targets[t];
+    if (opens_here((size_t)t)) {
       append(considered, sizeof(considered), "%s%s", considered[0] ? ", " : "", device->name);
     } else {
-      append(absent, sizeof(absent), "%s%s (%s)", absent[0] ? "; " : "", device->name, device_absence[d]);
+      append(absent, sizeof(absent), "%s%s (%s)", absent[0] ? "; " : "", device->name, device_absence[t]);
     }
   }
   fprintf(out, "Devices: %s.%s%s%s%s\n\n", considered, absent[0] ? " Not here: " : "", absent,
@@ -794,6 +827,7 @@ static void list_twins_run(void) {
 int main(int argc, char** argv) {
   discover_defects();
   select_defects(argc, argv);
+  settle_targets();
   if (n_named_devices > 0 && !a_named_device_is_here()) return EXIT_NOTHING_RUN;
   build_table();
   list_twins_run();

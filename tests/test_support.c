@@ -230,8 +230,12 @@ void expect_one_error_line(const char* const* args, const char* needle) {
 
 int device_opens(const struct adc_device_driver* driver, struct adc_error* error) {
   struct adc_device_target target = adc_device_target_of(driver);
+  return target_opens(&target, error);
+}
+
+int target_opens(const struct adc_device_target* target, struct adc_error* error) {
   struct adc_device device;
-  int status = adc_device_open(&target, &device, error);
+  int status = adc_device_open(target, &device, error);
   adc_device_close(&device);
   return status;
 }

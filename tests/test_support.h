@@ -89,6 +89,8 @@ void lines_that_differ(const char* first, const char* again, char* out, size_t s
  * its runtime: a test's process, never a harness parent); else -1 with the
  * runtime's reason.  What it opened is closed again. */
 int device_opens(const struct adc_device_driver* driver, struct adc_error* error);
+/* The same for any target (a device id other than the first). */
+int target_opens(const struct adc_device_target* target, struct adc_error* error);
 
 /* The live first device of the driver named `name`, opened in this
  * process on first use and kept open for it; the test fails where it does

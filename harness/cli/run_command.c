@@ -42,6 +42,41 @@ static enum adc_isolation effective_isolation(enum adc_isolation asked, bool wra
   return wrapped || harness_sanitized() ? ADC_ISOLATION_CASE : ADC_ISOLATION_SHARED;
 }
 
+/* Adds `target` to the session's devices, once. */
+static int add_device(struct adc_session* session, const struct adc_device_target* target,
+                      struct adc_error* error) {
+  for (size_t d = 0; d < session->n_devices; d++) {
+    if (strcmp(session->devices[d].name, target->name) == 0)
+      return adc_fail(error, "device '%s' is named twice in --device", target->name);
+  }
+  if (session->n_devices == ADC_MAX_DEVICES)
+    return adc_fail(error, "--device names more than %d devices", ADC_MAX_DEVICES);
+  session->devices[session->n_devices++] = *target;
+  return 0;
+}
+
+/* --device: a comma-separated list of NAME, NAME:ID (a device id other
+ * than the first) or all (every driver's first device). */
+static int settle_devices(const char* list, struct adc_session* session, struct adc_error* error) {
+  char copy[512];
+  if (snprintf(copy, sizeof(copy), "%s", list) >= (int)sizeof(copy))
+    return adc_fail(error, "--device is too long");
+  char* rest = copy;
+  for (char* item = strsep(&rest, ","); item != NULL; item = strsep(&rest, ",")) {
+    if (strcmp(item, "all") == 0) {
+      for (size_t d = 0; d < adc_device_count(); d++) {
+        struct adc_device_target target = adc_device_target_of(adc_device_at(d));
+        if (add_device(session, &target, error) != 0) return -1;
+      }
+      continue;
+    }
+    struct adc_device_target target;
+    if (adc_device_target_parse(item, &target, error) != 0 || add_device(session, &target, error) != 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Settles everything a run works from; returns 0, or -1 with the reason. */
 static int settle_session(const struct adc_options* options, struct adc_session* session,
                           struct adc_error* error) {
@@ -55,15 +90,7 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->isolation = effective_isolation(options->isolation, session->harness_wrapper != NULL);
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;
-  if (strcmp(options->device, "all") == 0) {
-    for (size_t d = 0; d < adc_device_count() && d < ADC_MAX_DEVICES; d++) {
-      session->devices[session->n_devices++] = adc_device_target_of(adc_device_at(d));
-    }
-  } else if (adc_device_find(options->device) != NULL) {
-    session->devices[session->n_devices++] = adc_device_target_of(adc_device_find(options->device));
-  } else {
-    return adc_fail(error, "unknown device '%s' (known: %s, or all)", options->device, adc_device_names());
-  }
+  if (settle_devices(options->device, session, error) != 0) return -1;
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
   /* A library's load gets what a case of a rule without a limit of its own gets. */

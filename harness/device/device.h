@@ -163,6 +163,10 @@ struct adc_device_driver {
 struct adc_device_target {
   const struct adc_device_driver* driver;
   int64_t device_id; /* asked of producers; -1 on kinds without ids (spec convention) */
+  /* As --device names it, and case IDs and reports show it: the driver's
+   * name for its first device ("opencl"), "NAME:ID" for another
+   * ("opencl:1"). */
+  char name[48];
 };
 
 /* A live device, in a case's child process. */
@@ -175,6 +179,11 @@ struct adc_device {
 /* The target of `driver`'s first device: device_id 0, or -1 where the kind
  * has no ids. */
 struct adc_device_target adc_device_target_of(const struct adc_device_driver* driver);
+/* The target `text` names: "NAME" (the driver's first device) or
+ * "NAME:ID" (device_id ID of a driver whose kind has ids).  0, or -1 with
+ * the reason (an unknown name, an id on a kind without ids, an id that is
+ * no number). */
+int adc_device_target_parse(const char* text, struct adc_device_target* out, struct adc_error* error);
 
 /* Makes the live device of `target` in `*device` (a case's child only);
  * 0, or -1 with the reason the device is unavailable, in the runtime's

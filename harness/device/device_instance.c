@@ -1,11 +1,43 @@
 /* Targets made at run time, live devices opened and closed in a case's
  * child, and the operations reached through a live device's driver. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device/device.h"
 
 struct adc_device_target adc_device_target_of(const struct adc_device_driver* driver) {
-  return (struct adc_device_target){driver, driver->kind->has_device_ids ? 0 : -1};
+  struct adc_device_target target = {driver, driver->kind->has_device_ids ? 0 : -1, ""};
+  snprintf(target.name, sizeof(target.name), "%s", driver->name);
+  return target;
+}
+
+int adc_device_target_parse(const char* text, struct adc_device_target* out, struct adc_error* error) {
+  const char* colon = strchr(text, ':');
+  size_t name_length = colon != NULL ? (size_t)(colon - text) : strlen(text);
+  char name[32];
+  if (name_length >= sizeof(name)) return adc_fail(error, "unknown device '%s'", text);
+  memcpy(name, text, name_length);
+  name[name_length] = '\0';
+  const struct adc_device_driver* driver = adc_device_find(name);
+  if (driver == NULL)
+    return adc_fail(error, "unknown device '%s' (known: %s, or all)", text, adc_device_names());
+  *out = adc_device_target_of(driver);
+  if (colon == NULL) return 0;
+  if (!driver->kind->has_device_ids) {
+    return adc_fail(error, "device '%s': %s has no device ids (its arrays carry device_id -1)", text, name);
+  }
+  char* end = NULL;
+  errno = 0;
+  long long id = strtoll(colon + 1, &end, 10);
+  if (colon[1] < '0' || colon[1] > '9' || *end != '\0' || errno != 0 || id > INT32_MAX) {
+    return adc_fail(error, "device '%s': the id after ':' must be a number from 0", text);
+  }
+  out->device_id = id;
+  /* The first device keeps the bare name, as case IDs have always had it. */
+  if (id > 0) snprintf(out->name, sizeof(out->name), "%s:%lld", name, id);
+  return 0;
 }
 
 int adc_device_open(const struct adc_device_target* target, struct adc_device* device,

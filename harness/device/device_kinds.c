@@ -17,7 +17,8 @@
 
 KIND(adc_device_kind_cpu, "cpu", ARROW_DEVICE_CPU, false, NULL, true)
 /* Host memory that a worker may still write after the export returns
- * (include/adc/simulated_device.h); its one device is 0. */
+ * (include/adc/simulated_device.h); its devices are 0 to
+ * ADC_SIMULATED_DEVICE_COUNT - 1. */
 _Static_assert(ADC_SIMULATED_DEVICE_ID == 0, "the first device of a kind with ids is 0");
 KIND(adc_device_kind_simulated, "simulated", ADC_SIMULATED_DEVICE_TYPE, true, "struct adc_simulated_event",
      true)

@@ -294,6 +294,10 @@ static void simulated_describe(const struct adc_device* device, struct adc_devic
 /* Host memory, behind the runtime model where the environment asks for
  * it (simulated_runtime_model.h). */
 static int simulated_open(struct adc_device* device, struct adc_error* error) {
+  if (device->device_id < 0 || device->device_id >= ADC_SIMULATED_DEVICE_COUNT) {
+    return adc_fail(error, "the simulated runtime has %d devices (ids 0 to %d), not %lld",
+                    ADC_SIMULATED_DEVICE_COUNT, ADC_SIMULATED_DEVICE_COUNT - 1, (long long)device->device_id);
+  }
   int started = adc_simulated_model_start(error);
   if (started != 0) return started;
   return adc_host_open(device, error);

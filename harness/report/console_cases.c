@@ -21,7 +21,7 @@ void adc_console_put_cases(FILE* out, const struct adc_session* session, const s
   for (size_t i = 0; i < n; i++) {
     const struct adc_rule* rule = cases[i].rule;
     if (cases[i].device != current_device && session->n_devices > 1) {
-      fprintf(out, "\n==== on %s ====\n", cases[i].device->driver->name);
+      fprintf(out, "\n==== on %s ====\n", cases[i].device->name);
       current = NULL;
     }
     current_device = cases[i].device;

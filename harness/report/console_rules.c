@@ -47,7 +47,7 @@ static void put_rule_line(FILE* out, const struct adc_rule_tally* entry, const s
   }
   const struct adc_case* problem = &cases[entry->first_problem];
   /* The case the message is from, without the rule's ID, which is on the line. */
-  fprintf(out, "; %s/%s: ", problem->device->driver->name, problem->fixture->name);
+  fprintf(out, "; %s/%s: ", problem->device->name, problem->fixture->name);
   adc_put_one_line(out, results[entry->first_problem].message, MESSAGE_BYTES);
   fputc('\n', out);
 }
@@ -69,7 +69,7 @@ static void put_unavailable(FILE* out, const struct adc_tally* tally, const stru
       }
       said[e] = true;
       cases += tally->unavailable[e].cases;
-      fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device->driver->name);
+      fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device->name);
     }
     fprintf(out, " (%zu cases %s): ", cases, adc_status_name(status));
     adc_put_one_line(out, reason, MESSAGE_BYTES);

@@ -31,7 +31,7 @@ static void put_counts_line(FILE* out, const struct adc_session* session, const 
   for (size_t d = 0, listed = 0; d < session->n_devices; d++) {
     bool has_cases = false;
     for (size_t i = 0; i < n && !has_cases; i++) has_cases = cases[i].device == &session->devices[d];
-    if (has_cases) fprintf(out, "%s%s", listed++ > 0 ? ", " : "", session->devices[d].driver->name);
+    if (has_cases) fprintf(out, "%s%s", listed++ > 0 ? ", " : "", session->devices[d].name);
   }
   adc_print_status_counts(out, summary);
 }

@@ -160,7 +160,7 @@ static void put_rules_table(FILE* out, const struct adc_case* cases, const struc
   fprintf(out, "\n%zu rule(s) passed every case.\n", passed);
   for (size_t d = 0; d < tally->n_unavailable; d++) {
     const struct adc_unavailable_device* device = &tally->unavailable[d];
-    fprintf(out, "\n%s: `%s` (%zu cases %s): ", adc_unavailable_word(device), device->device->driver->name,
+    fprintf(out, "\n%s: `%s` (%zu cases %s): ", adc_unavailable_word(device), device->device->name,
             device->cases, adc_status_name(device->status));
     put_cell(out, results[tally->unavailable[d].example].message, MESSAGE_BYTES);
     fputc('\n', out);

@@ -56,7 +56,7 @@ cJSON* adc_suite_json(void) {
 static cJSON* device_json(const struct adc_session* session, const struct adc_device_target* device,
                           const struct adc_device_facts* facts) {
   cJSON* object = cJSON_CreateObject();
-  cJSON_AddStringToObject(object, "name", device->driver->name);
+  cJSON_AddStringToObject(object, "name", device->name);
   cJSON_AddBoolToObject(object, "shared_processes", adc_cases_share_processes(session, device));
   cJSON_AddNumberToObject(object, "arrow_device_type", (double)device->driver->kind->arrow_type);
   cJSON_AddNumberToObject(object, "device_id", (double)device->device_id);
@@ -163,7 +163,7 @@ cJSON* adc_case_json(const struct adc_case* c, const struct adc_task_result* res
   cJSON_AddStringToObject(item, "rule", rule->id);
   cJSON_AddStringToObject(item, "role", adc_role_name(rule->role));
   cJSON_AddStringToObject(item, "severity", adc_severity_name(rule->severity));
-  cJSON_AddStringToObject(item, "device", c->device->driver->name);
+  cJSON_AddStringToObject(item, "device", c->device->name);
   cJSON_AddStringToObject(item, "fixture", c->fixture->name);
   cJSON_AddStringToObject(item, "status", adc_status_name(result->status));
   cJSON_AddStringToObject(item, "message", result->message);

@@ -166,7 +166,7 @@ int adc_write_junit_report(const char* path, const struct adc_session* session, 
     const struct adc_device_target* device = &session->devices[d];
     struct junit_counts counts = count(cases, results, n, device);
     if (counts.tests == 0) continue;
-    fprintf(out, "  <testsuite name=\"%s\"", device->driver->name);
+    fprintf(out, "  <testsuite name=\"%s\"", device->name);
     put_counts(out, &counts);
     fprintf(out, " timestamp=\"%s\" hostname=\"", stamp);
     adc_put_xml_text(out, hostname);

@@ -49,7 +49,7 @@ static int open_probed_device(const struct adc_device_target* target, struct adc
                               struct adc_error* error) {
   struct adc_error refusal;
   if (adc_device_open(target, device, &refusal) == 0) return 0;
-  return adc_fail(error, "device %s refused the process: %s", target->driver->name, refusal.message);
+  return adc_fail(error, "device %s refused the process: %s", target->name, refusal.message);
 }
 
 void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int fd) {

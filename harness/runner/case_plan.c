@@ -37,7 +37,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
         const struct adc_fixture* fixture = &session->fixtures[f];
         if (!applies(rule, device, fixture)) continue;
         struct adc_case* c = &cases[n];
-        snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->driver->name, rule->id, fixture->name);
+        snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->name, rule->id, fixture->name);
         if (!selected(filters, n_filters, c->id)) continue;
         c->rule = rule;
         c->device = device;

@@ -57,10 +57,10 @@ static bool settled_before_running(const struct adc_session* session, const stru
     *result = (struct adc_task_result){.status = ADC_UNRESOLVED};
     snprintf(result->message, sizeof(result->message),
              "not run: device %s is there but refused the run's probe each time it asked: %s",
-             c->device->driver->name, facts->reason);
+             c->device->name, facts->reason);
   } else if (facts != NULL && !facts->available) {
     *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
-    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->driver->name,
+    snprintf(result->message, sizeof(result->message), "device %s unavailable: %s", c->device->name,
              facts->reason);
   } else {
     return false;
@@ -145,7 +145,7 @@ static const struct adc_task_group* group_of(struct sharing* sharing, const stru
   size_t g = sharing->n_groups++;
   sharing->groups[g] = (struct adc_case_group){session, c->device, side};
   snprintf(sharing->group_names[g], sizeof(sharing->group_names[g]), "%.40s on %.40s",
-           side->is_reference ? "the reference" : side->path, c->device->driver->name);
+           side->is_reference ? "the reference" : side->path, c->device->name);
   sharing->task_groups[g] = (struct adc_task_group){
       .prepare = prepare_cases,
       .left_behind = case_left_behind,

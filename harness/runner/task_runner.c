@@ -753,6 +753,9 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
       .server = {.pid = 0, .socket_fd = -1},
       .error = error};
   last_interruption = 0;
+  /* Every member of every result is written: a task settled early (a
+   * library whose load misbehaved) leaves no field to the caller's stack. */
+  memset(results, 0, n_tasks * sizeof(*results));
   if (adc_become_subreaper(error) != 0) return -1;
   if (adc_task_queue_init(&state.queue, tasks, n_tasks, run) != 0) return adc_fail(error, "out of memory");
   /* What only this process reads and writes after each fork is kept out

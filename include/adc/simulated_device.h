@@ -49,6 +49,11 @@ extern "C" {
 
 #define ADC_SIMULATED_DEVICE_TYPE ARROW_DEVICE_EXT_DEV
 #define ADC_SIMULATED_DEVICE_ID 0
+/* The simulated runtime has this many devices, ids 0 to COUNT - 1, so
+ * that device ids other than the first are judged without a second GPU
+ * (spec: "ArrowDeviceArray.device_id"); they share the host's memory, as
+ * the harness reaches each only through copies. */
+#define ADC_SIMULATED_DEVICE_COUNT 2
 
 /* Held in `magic` while the event is alive: "ADC2", the second layout. */
 #define ADC_SIMULATED_EVENT_MAGIC 0x41444332u
