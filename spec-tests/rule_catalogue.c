@@ -16,6 +16,7 @@ extern const struct adc_rule_family adc_sync_event_rules;      /* rules_sync_eve
 extern const struct adc_rule_family adc_interface_event_rules; /* rules_interface_events.c */
 extern const struct adc_rule_family adc_release_rules;         /* rules_release.c */
 extern const struct adc_rule_family adc_content_rules;         /* rules_content.c */
+extern const struct adc_rule_family adc_structure_rules;       /* rules_structure.c */
 extern const struct adc_rule_family adc_move_rules;            /* rules_move.c */
 extern const struct adc_rule_family adc_lifetime_rules;        /* rules_lifetime.c */
 extern const struct adc_rule_family adc_consumer_rules;        /* rules_consumer.c */
@@ -28,11 +29,22 @@ extern const struct adc_rule_family adc_async_protocol_rules;  /* rules_async_pr
 extern const struct adc_rule_family adc_async_error_rules;     /* rules_async_errors.c */
 
 static const struct adc_rule_family* const families[] = {
-    &adc_baseline_rules,   &adc_device_array_rules,    &adc_sync_event_rules,
-    &adc_release_rules,    &adc_content_rules,         &adc_move_rules,
-    &adc_lifetime_rules,   &adc_device_stream_rules,   &adc_interface_event_rules,
-    &adc_async_data_rules, &adc_async_protocol_rules,  &adc_async_error_rules,
-    &adc_consumer_rules,   &adc_consumer_stream_rules, &adc_consumer_async_rules,
+    &adc_baseline_rules,
+    &adc_device_array_rules,
+    &adc_sync_event_rules,
+    &adc_release_rules,
+    &adc_content_rules,
+    &adc_structure_rules,
+    &adc_move_rules,
+    &adc_lifetime_rules,
+    &adc_device_stream_rules,
+    &adc_interface_event_rules,
+    &adc_async_data_rules,
+    &adc_async_protocol_rules,
+    &adc_async_error_rules,
+    &adc_consumer_rules,
+    &adc_consumer_stream_rules,
+    &adc_consumer_async_rules,
     &adc_plugin_rules,
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

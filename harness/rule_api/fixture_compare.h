@@ -1,4 +1,5 @@
-/* Comparing exported data with the fixture, wherever the data lives.
+/* Comparing exported data with the fixture, and checking their structure
+ * (fixture_model/arrow_structure.h), wherever the data live.
  *
  * On a device the harness may read in place (the CPU) the array itself is
  * compared; elsewhere a host copy made through the device's operations
@@ -21,6 +22,7 @@
 #ifndef ADC_FIXTURE_COMPARE_H
 #define ADC_FIXTURE_COMPARE_H
 
+#include "fixture_model/arrow_structure.h"
 #include "rule_api/case_context.h"
 
 /* How long data that differ from the fixture are watched for late writes:
@@ -44,5 +46,20 @@ int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const s
  * or -1 when they never did. */
 double adc_seconds_until_batch_matches(struct adc_case_context* ctx, int batch,
                                        const struct ArrowArray* array);
+
+/* What adc_check_batch_structure found, besides 0 (the family holds) and
+ * -1 (the data could not be read: the case has its verdict). */
+enum {
+  ADC_STRUCTURE_BREACH = 1,     /* the family's first breach is in `difference` */
+  ADC_STRUCTURE_UNREADABLE = 2, /* a node is not of its type (the layout and data rules' business) */
+};
+
+/* Checks one family of structural invariants on batch `batch`, read where
+ * it lives (a host mirror off the CPU), typed by the fixture's fields.
+ * Data found breaking it on a device with events are watched as a
+ * comparison's are: when they turn right, the case is unresolved pointing
+ * at the event rule, and -1 is returned. */
+int adc_check_batch_structure(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                              enum arrow_structure_family family, char* difference, size_t size);
 
 #endif /* ADC_FIXTURE_COMPARE_H */
