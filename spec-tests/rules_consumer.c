@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_plain_export.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
@@ -148,22 +149,6 @@ static void buffers_not_written(struct adc_case_context* ctx) {
   }
 }
 
-/* Whether the consumer rejects batch `batch` exported as the fixture has
- * it, with no layout of the rule's: then it declines the fixture, and the
- * rule's layout cannot be judged on it. */
-static bool declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size) {
-  struct adc_feed* feed = adc_feed_new(ctx->device);
-  struct ArrowDeviceArray array;
-  bool declines = false;
-  if (feed_batch(ctx, feed, batch, NULL, &array)) {
-    const char* error = adc_import_batch(ctx, batch, &array);
-    if (error != NULL) snprintf(message, size, "%s", error);
-    declines = error != NULL;
-  }
-  adc_feed_free(feed);
-  return declines;
-}
-
 /* Hands the consumer a batch that equals the fixture but is laid out as
  * `layout` says; the consumer must find it equal. */
 static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_layout* layout,
@@ -178,7 +163,7 @@ static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_lay
       char plain[1024];
       if (error == NULL || ctx->has_verdict) {
         /* equal, or the call could not be made (verdict given) */
-      } else if (declines_plain_export(ctx, batch, plain, sizeof(plain))) {
+      } else if (adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) {
         adc_not_supported(
             ctx,
             "batch %d: the consumer declines the fixture even exported as it is (%s judges that "

@@ -275,10 +275,21 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   if (layout != NULL && layout->watch_buffers &&
       (layout->late_write_seconds > 0 || layout->read_only_buffers))
     return adc_fail(error, "harness error: watched buffers are neither late-written nor read-only");
-  struct export_state state = {feed, file, layout ? layout : &plain, file->dictionaries, error, NULL,
-                               NULL, 0};
+  layout = layout ? layout : &plain;
+  struct arrow_json_file broken;
+  if (layout->break_structure) {
+    int made = feed_broken_file(file, batch_index, layout->broken_family, &broken);
+    if (made < 0) return adc_fail(error, "out of host memory breaking a batch's structure");
+    if (made == 0) {
+      return adc_fail(error, "batch %ld has no column the %s invariants apply to", (long)batch_index,
+                      arrow_structure_families[layout->broken_family].name);
+    }
+    file = &broken;
+  }
+  struct export_state state = {feed, file, layout, file->dictionaries, error, NULL, NULL, 0};
   int status = export_batch(&state, batch_index, out);
   free(state.late_nodes);
+  if (layout->break_structure) feed_broken_file_free(&broken, batch_index);
   return status;
 }
 

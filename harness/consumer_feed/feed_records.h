@@ -48,6 +48,15 @@ int feed_watch_add(struct adc_feed* feed, void* device_memory, size_t size, stru
 /* Frees the watched buffers and their copies. */
 void feed_watched_free(struct adc_feed* feed);
 
+/* A copy of `file` (batch `batch` and the dictionaries deep-copied, the
+ * rest shared) whose batch breaks `family` (arrow_structure_break): 1,
+ * or 0 when the batch has no column the family applies to, -1 when out of
+ * memory; `out` is to be freed with feed_broken_file_free after 1 only
+ * (feed_structure.c). */
+int feed_broken_file(const struct arrow_json_file* file, int64_t batch, enum arrow_structure_family family,
+                     struct arrow_json_file* out);
+void feed_broken_file_free(struct arrow_json_file* broken, int64_t batch);
+
 /* Frees the records of the feed's streams (feed_stream.c). */
 void feed_streams_free(struct adc_feed* feed);
 /* Waits for the delivery threads of the feed's async producers, then frees
