@@ -65,35 +65,36 @@ static void structure_refused(struct adc_case_context* ctx, enum arrow_structure
 
 /* A body and a fixture filter per family (a filter's predicate takes the
  * fixture alone). */
-#define REFUSED_BODY(family, key, name, checks, section, quoted)                 \
-  static void refused_##family(struct adc_case_context* ctx) {                   \
-    structure_refused(ctx, ARROW_STRUCTURE_##family);                            \
-  }                                                                              \
-  static bool breakable_##family(const struct arrow_json_file* fixture) {        \
-    return breakable(fixture, ARROW_STRUCTURE_##family);                         \
-  }                                                                              \
-  static const struct adc_fixture_filter with_##family = {breakable_##family,    \
-                                                         "a column whose " name \
-                                                         " the feed can break"};
+#define REFUSED_BODY(family, key, name, checks, section, quoted)              \
+  static void refused_##family(struct adc_case_context* ctx) {                \
+    structure_refused(ctx, ARROW_STRUCTURE_##family);                         \
+  }                                                                           \
+  static bool breakable_##family(const struct arrow_json_file* fixture) {     \
+    return breakable(fixture, ARROW_STRUCTURE_##family);                      \
+  }                                                                           \
+  static const struct adc_fixture_filter with_##family = {breakable_##family, \
+                                                          "a column whose " name " the feed can break"};
 ARROW_STRUCTURE_FAMILIES(REFUSED_BODY)
 #undef REFUSED_BODY
 
-#define REFUSED_RULE(family, key, name, checks, section, quoted)                                            \
-  {                                                                                                         \
-      .id = "consumer.structure." key "_refused",                                                           \
-      .clause = "Columnar format: " section,                                                                \
-      .sentence = quoted,                                                                                   \
-      .method = "Hands the consumer each batch with a column the family applies to, exported from a copy "  \
-                "of the fixture model whose " name " are broken where no valid row reads "                  \
-                "(arrow_structure_break: every valid row still reads the fixture's values); a consumer "    \
-                "that reports it equal to the fixture accepted invalid input silently (warning), one that " \
-                "refuses it with a message passes. SHOULD: the format puts validity on the producer "       \
-                "(array.structure." key "), and a consumer may trust its producer.",                        \
-      .role = ADC_ROLE_CONSUMER,                                                                            \
-      .severity = ADC_SHOULD,                                                                               \
-      .needs = ADC_NEED(ImportBatchAndCompareToJson),                                                       \
-      .fixtures = &with_##family,                                                                           \
-      .run = refused_##family,                                                                              \
+#define REFUSED_RULE(family, key, name, checks, section, quoted)                                      \
+  {                                                                                                   \
+      .id = "consumer.structure." key "_refused",                                                     \
+      .clause = "Columnar format: " section,                                                          \
+      .sentence = quoted,                                                                             \
+      .method =                                                                                       \
+          "Hands the consumer each batch with a column the family applies to, exported from a copy "  \
+          "of the fixture model whose " name                                                          \
+          " are broken where no valid row reads "                                                     \
+          "(arrow_structure_break: every valid row still reads the fixture's values); a consumer "    \
+          "that reports it equal to the fixture accepted invalid input silently (warning), one that " \
+          "refuses it with a message passes. SHOULD: the format puts validity on the producer "       \
+          "(array.structure." key "), and a consumer may trust its producer.",                        \
+      .role = ADC_ROLE_CONSUMER,                                                                      \
+      .severity = ADC_SHOULD,                                                                         \
+      .needs = ADC_NEED(ImportBatchAndCompareToJson),                                                 \
+      .fixtures = &with_##family,                                                                     \
+      .run = refused_##family,                                                                        \
   },
 static const struct adc_rule rules[] = {ARROW_STRUCTURE_FAMILIES(REFUSED_RULE)};
 #undef REFUSED_RULE
