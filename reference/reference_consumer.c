@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fixture_model/arrow_json_mirror.h"
+#include "fixture_model/arrow_structure.h"
 #include "reference_core.h"
 #include "reference_device.h"
 
@@ -14,6 +15,27 @@ static _Thread_local char message[2048];
 
 int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* error, size_t error_size) {
   return arrow_json_read_file(json_path, out, error, error_size);
+}
+
+/* The batch's structure, then its values.  The format puts validity on
+ * the producer, and a consumer may trust it; this one checks every
+ * invariant of the columnar format first (arrow_structure.h), on the data
+ * as it reads them (in place, or a host copy), so that it never reads an
+ * invalid array out of bounds, and refuses invalid input with a message
+ * naming the invariant and where it is broken: a valid row reading right
+ * does not make the batch valid. */
+static const char* check_and_compare(const struct arrow_json_file* file, int64_t num_batch,
+                                     const struct ArrowArray* batch) {
+  struct arrow_structure_findings findings;
+  if (arrow_structure_check_batch(file, batch, &findings) > 0) {
+    for (int f = 0; f < ARROW_STRUCTURE_FAMILY_COUNT; f++) {
+      if (!findings.found[f]) continue;
+      snprintf(message, sizeof(message), "the batch is not valid Arrow (%s): %s",
+               arrow_structure_families[f].name, findings.message[f]);
+      return message;
+    }
+  }
+  return arrow_json_compare_batch(file, num_batch, batch, message, sizeof(message)) == 0 ? NULL : message;
 }
 
 const char* ref_import_schema(const char* json_path, struct ArrowSchema* schema) {
@@ -34,8 +56,7 @@ const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowA
   struct arrow_json_file file;
   const char* result = message;
   if (ref_load_fixture(json_path, &file, message, sizeof(message)) == 0) {
-    result =
-        arrow_json_compare_batch(&file, num_batch, batch, message, sizeof(message)) == 0 ? NULL : message;
+    result = check_and_compare(&file, num_batch, batch);
     arrow_json_file_free(&file);
   }
   batch->release(batch);
@@ -60,8 +81,8 @@ static const char* compare_host_copy(const struct arrow_json_file* file, int64_t
   const char* result = message;
   if (arrow_json_mirror_batch(&copies, file, array, &host) != 0) {
     if (copies.out_of_memory) snprintf(message, sizeof(message), "out of memory copying the batch");
-  } else if (arrow_json_compare_batch(file, num_batch, &host, message, sizeof(message)) == 0) {
-    result = NULL;
+  } else {
+    result = check_and_compare(file, num_batch, &host);
   }
   arrow_json_mirror_free(&copies);
   return result;
@@ -90,12 +111,9 @@ const char* ref_compare_device_batch(const struct arrow_json_file* file, int64_t
   const struct ref_device* device = NULL;
   const char* problem = wait_until_readable(batch, &device);
   if (problem != NULL) return problem;
-  const char* result =
-      ref_device_host_readable(device)
-          ? (arrow_json_compare_batch(file, num_batch, &batch->array, message, sizeof(message)) == 0
-                 ? NULL
-                 : message)
-          : compare_host_copy(file, num_batch, device, &batch->array);
+  const char* result = ref_device_host_readable(device)
+                           ? check_and_compare(file, num_batch, &batch->array)
+                           : compare_host_copy(file, num_batch, device, &batch->array);
   /* The embedded ArrowArray is released through its own callback (spec:
    * "calling the release callback should be done using the array member"). */
   batch->array.release(&batch->array);

@@ -10,23 +10,24 @@
 
 #include "rule_api/rule.h"
 
-extern const struct adc_rule_family adc_baseline_rules;        /* rules_baseline.c */
-extern const struct adc_rule_family adc_device_array_rules;    /* rules_device_array.c */
-extern const struct adc_rule_family adc_sync_event_rules;      /* rules_sync_event.c */
-extern const struct adc_rule_family adc_interface_event_rules; /* rules_interface_events.c */
-extern const struct adc_rule_family adc_release_rules;         /* rules_release.c */
-extern const struct adc_rule_family adc_content_rules;         /* rules_content.c */
-extern const struct adc_rule_family adc_structure_rules;       /* rules_structure.c */
-extern const struct adc_rule_family adc_move_rules;            /* rules_move.c */
-extern const struct adc_rule_family adc_lifetime_rules;        /* rules_lifetime.c */
-extern const struct adc_rule_family adc_consumer_rules;        /* rules_consumer.c */
-extern const struct adc_rule_family adc_consumer_stream_rules; /* rules_consumer_stream.c */
-extern const struct adc_rule_family adc_consumer_async_rules;  /* rules_consumer_async.c */
-extern const struct adc_rule_family adc_plugin_rules;          /* rules_plugin.c */
-extern const struct adc_rule_family adc_device_stream_rules;   /* rules_device_stream.c */
-extern const struct adc_rule_family adc_async_data_rules;      /* rules_async_data.c */
-extern const struct adc_rule_family adc_async_protocol_rules;  /* rules_async_protocol.c */
-extern const struct adc_rule_family adc_async_error_rules;     /* rules_async_errors.c */
+extern const struct adc_rule_family adc_baseline_rules;           /* rules_baseline.c */
+extern const struct adc_rule_family adc_device_array_rules;       /* rules_device_array.c */
+extern const struct adc_rule_family adc_sync_event_rules;         /* rules_sync_event.c */
+extern const struct adc_rule_family adc_interface_event_rules;    /* rules_interface_events.c */
+extern const struct adc_rule_family adc_release_rules;            /* rules_release.c */
+extern const struct adc_rule_family adc_content_rules;            /* rules_content.c */
+extern const struct adc_rule_family adc_structure_rules;          /* rules_structure.c */
+extern const struct adc_rule_family adc_move_rules;               /* rules_move.c */
+extern const struct adc_rule_family adc_lifetime_rules;           /* rules_lifetime.c */
+extern const struct adc_rule_family adc_consumer_rules;           /* rules_consumer.c */
+extern const struct adc_rule_family adc_consumer_stream_rules;    /* rules_consumer_stream.c */
+extern const struct adc_rule_family adc_consumer_async_rules;     /* rules_consumer_async.c */
+extern const struct adc_rule_family adc_consumer_structure_rules; /* rules_consumer_structure.c */
+extern const struct adc_rule_family adc_plugin_rules;             /* rules_plugin.c */
+extern const struct adc_rule_family adc_device_stream_rules;      /* rules_device_stream.c */
+extern const struct adc_rule_family adc_async_data_rules;         /* rules_async_data.c */
+extern const struct adc_rule_family adc_async_protocol_rules;     /* rules_async_protocol.c */
+extern const struct adc_rule_family adc_async_error_rules;        /* rules_async_errors.c */
 
 static const struct adc_rule_family* const families[] = {
     &adc_baseline_rules,
@@ -45,6 +46,7 @@ static const struct adc_rule_family* const families[] = {
     &adc_consumer_rules,
     &adc_consumer_stream_rules,
     &adc_consumer_async_rules,
+    &adc_consumer_structure_rules,
     &adc_plugin_rules,
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

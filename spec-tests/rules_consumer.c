@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_plain_export.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
@@ -79,45 +80,73 @@ static const char wrote_message[] =
     "the consumer wrote to an exported buffer, which both sides should "
     "treat as immutable";
 
-static void buffers_not_written(struct adc_case_context* ctx) {
+/* Where the harness can make the device's memory read-only: a write
+ * faults as it happens, inside the consumer, even one that stores the byte
+ * that was there. */
+static void guard_read_only_batch(struct adc_case_context* ctx, int batch) {
   static const struct adc_feed_layout read_only = {.read_only_buffers = true};
-  ADC_FOR_EACH_BATCH(ctx, batch) {
-    struct adc_feed* feed = adc_feed_new(ctx->device);
-    struct ArrowDeviceArray array;
-    if (feed_batch(ctx, feed, batch, &read_only, &array)) {
-      const struct adc_region* regions;
-      size_t n = adc_feed_read_only_regions(feed, &regions);
-      int* guarded = calloc(n + 1, sizeof(*guarded));
-      for (size_t i = 0; i < n; i++) {
-        guarded[i] =
-            adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
-      }
-      const char* error = adc_import_batch(ctx, batch, &array);
-      /* The regions are unmapped by the release: forget them before anything
-       * else can be mapped there. */
-      for (size_t i = 0; i < n; i++) adc_guard_remove(guarded[i]);
-      free(guarded);
-      if (error != NULL)
-        adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
-    }
-    adc_feed_free(feed);
-  }
-}
-
-/* Whether the consumer rejects batch `batch` exported as the fixture has
- * it, with no layout of the rule's: then it declines the fixture, and the
- * rule's layout cannot be judged on it. */
-static bool declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size) {
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowDeviceArray array;
-  bool declines = false;
-  if (feed_batch(ctx, feed, batch, NULL, &array)) {
+  if (feed_batch(ctx, feed, batch, &read_only, &array)) {
+    const struct adc_region* regions;
+    size_t n = adc_feed_read_only_regions(feed, &regions);
+    int* guarded = calloc(n + 1, sizeof(*guarded));
+    for (size_t i = 0; i < n; i++) {
+      guarded[i] =
+          adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
+    }
     const char* error = adc_import_batch(ctx, batch, &array);
-    if (error != NULL) snprintf(message, size, "%s", error);
-    declines = error != NULL;
+    /* The regions are unmapped by the release: forget them before anything
+     * else can be mapped there. */
+    for (size_t i = 0; i < n; i++) adc_guard_remove(guarded[i]);
+    free(guarded);
+    if (error != NULL)
+      adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
   }
   adc_feed_free(feed);
-  return declines;
+}
+
+/* Elsewhere (a GPU's memory): every buffer is read back through the
+ * device's copies before the consumer is called and again once it has
+ * returned, the feed keeping the buffers allocated until then
+ * (watch_buffers); bytes that changed were written.  A consumer's import
+ * is synchronous (plugin ABI: it compares and releases before returning),
+ * so every write it waited for has landed by then. */
+static void compare_watched_batch(struct adc_case_context* ctx, int batch) {
+  static const struct adc_feed_layout watched = {.watch_buffers = true};
+  struct adc_feed* feed = adc_feed_new(ctx->device);
+  struct ArrowDeviceArray array;
+  if (feed_batch(ctx, feed, batch, &watched, &array)) {
+    const char* error = adc_import_batch(ctx, batch, &array);
+    struct adc_feed_written first = {0};
+    struct adc_error problem;
+    int written = ctx->has_verdict ? 0 : adc_feed_written_buffers(feed, &first, &problem);
+    if (written < 0) {
+      adc_unresolved(ctx, "batch %d: the exported buffers could not be read back: %s", batch,
+                     problem.message);
+    } else if (written > 0) {
+      adc_violation(ctx,
+                    "batch %d: %s: %d of the batch's %zu buffers hold other bytes once Import returned "
+                    "(the first: buffer %zu, of %zu bytes, from byte %zu), read back through the "
+                    "device's copies",
+                    batch, wrote_message, written, first.n_buffers, first.buffer, first.size,
+                    first.first_byte);
+    } else if (error != NULL) {
+      adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
+    }
+  }
+  adc_feed_free(feed);
+}
+
+static void buffers_not_written(struct adc_case_context* ctx) {
+  bool read_only = adc_device_can_protect(ctx->device->driver);
+  ADC_FOR_EACH_BATCH(ctx, batch) {
+    if (read_only) {
+      guard_read_only_batch(ctx, batch);
+    } else {
+      compare_watched_batch(ctx, batch);
+    }
+  }
 }
 
 /* Hands the consumer a batch that equals the fixture but is laid out as
@@ -134,7 +163,7 @@ static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_lay
       char plain[1024];
       if (error == NULL || ctx->has_verdict) {
         /* equal, or the call could not be made (verdict given) */
-      } else if (declines_plain_export(ctx, batch, plain, sizeof(plain))) {
+      } else if (adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) {
         adc_not_supported(
             ctx,
             "batch %d: the consumer declines the fixture even exported as it is (%s judges that "
@@ -238,11 +267,14 @@ static const struct adc_rule rules[] = {
         .sentence = "Both the producer and the consumer SHOULD consider the exported data (that is, the "
                     "data reachable on the device through the buffers member of the embedded ArrowArray) "
                     "to be immutable",
-        .method = "Exports every buffer on read-only pages; a write faults and is reported.",
+        .method = "Exports every buffer on read-only pages where the device's memory can be made "
+                  "read-only (the CPU, the simulated device): a write faults and is reported. Elsewhere "
+                  "(a GPU's memory) reads every buffer back through the device's copies before Import "
+                  "and again once it returned, the buffers kept allocated past the release: a buffer "
+                  "whose bytes changed was written (a write of the byte that was there is not seen).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_SHOULD,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
-        .needs_read_only_memory = true,
         .run = buffers_not_written,
     },
     {

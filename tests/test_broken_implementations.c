@@ -27,9 +27,12 @@
  * them through the device's copies even where the CPU could write in
  * place, as a GPU's memory makes them, and the consumer twins read them
  * through those copies (ADC_TWINS_THROUGH_COPIES,
- * fixtures/broken/broken_common.c), and checks that each twin run took
- * that path.  A narrowed run prints its table, checks the twins it ran
- * only and keeps no table file.
+ * fixtures/broken/broken_common.c), has the simulated device decline to
+ * make memory read-only, as a GPU's cannot (ADC_SIMULATED_NO_READ_ONLY:
+ * consumer.buffers.not_written then reads the buffers back through the
+ * copies instead), and checks that each twin run took that path.  A
+ * narrowed run prints its table, checks the twins it ran only and keeps
+ * no table file.
  *
  * The table says, for each twin and each device considered (those
  * --device names, else every one here but opencl), whether it was caught
@@ -723,10 +726,12 @@ static void build_table(void) {
     snprintf(copies_log, sizeof(copies_log), "/tmp/adc_twin_copies_%ld.log", (long)getpid());
     unlink(copies_log);
     setenv("ADC_TWINS_THROUGH_COPIES", copies_log, 1);
+    setenv("ADC_SIMULATED_NO_READ_ONLY", "1", 1);
   }
   run_selected_defects();
   if (through_copies) {
     unsetenv("ADC_TWINS_THROUGH_COPIES");
+    unsetenv("ADC_SIMULATED_NO_READ_ONLY");
     count_copy_uses();
   }
   if (narrowed) {

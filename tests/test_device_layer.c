@@ -50,8 +50,9 @@ static int sealed_copy_from_host(const struct adc_device* device, void* destinat
                                  size_t size, struct adc_error* error) {
   (void)device;
   (void)error;
-  memcpy(destination, host, size);
   struct adc_page_span span = adc_pages_covering(destination, size);
+  mprotect(span.start, span.size, PROT_READ | PROT_WRITE); /* sealed by an earlier copy */
+  memcpy(destination, host, size);
   mprotect(span.start, span.size, PROT_NONE);
   return 0;
 }
@@ -372,18 +373,63 @@ START_TEST(feed_places_read_only_buffers_only_where_the_device_can) {
 END_TEST
 
 /* A rule that write-protects buffers needs a device that can: on one that
- * cannot (every GPU), its cases are not_supported, and the tests that
- * expect that ask the same question. */
+ * cannot, its cases are not_supported, and the tests that expect that ask
+ * the same question.  consumer.buffers.not_written needs it no more: it
+ * watches the buffers through the device's copies there. */
 START_TEST(rules_needing_read_only_memory_need_a_device_that_has_it) {
   struct adc_device device = sealed_device();
-  const struct adc_rule* rule = adc_rule_find("consumer.buffers.not_written");
-  ck_assert_ptr_nonnull(rule);
+  static const struct adc_rule rule = {.id = "test.read_only", .needs_read_only_memory = true};
   char why[256];
-  ck_assert(!adc_device_meets_needs(rule, device.driver, why, sizeof(why)));
+  ck_assert(!adc_device_meets_needs(&rule, device.driver, why, sizeof(why)));
   ck_assert_str_eq(why, "the harness cannot make memory on sealed read-only");
-  ck_assert(adc_device_meets_needs(rule, cpu()->driver, why, sizeof(why)));
-  ck_assert(
-      adc_device_meets_needs(adc_rule_find("array.release.sets_null"), device.driver, why, sizeof(why)));
+  ck_assert(adc_device_meets_needs(&rule, cpu()->driver, why, sizeof(why)));
+  const struct adc_rule* not_written = adc_rule_find("consumer.buffers.not_written");
+  ck_assert_ptr_nonnull(not_written);
+  ck_assert(adc_device_meets_needs(not_written, device.driver, why, sizeof(why)));
+}
+END_TEST
+
+/* The simulated device declines read-only memory where the environment
+ * asks (ADC_SIMULATED_NO_READ_ONLY), so that the self-test can take a
+ * GPU's way on it. */
+START_TEST(simulated_device_declines_read_only_memory_when_asked) {
+  const struct adc_device_driver* simulated = adc_device_find("simulated");
+  ck_assert(adc_device_can_protect(simulated));
+  setenv("ADC_SIMULATED_NO_READ_ONLY", "1", 1);
+  ck_assert(!adc_device_can_protect(simulated));
+  unsetenv("ADC_SIMULATED_NO_READ_ONLY");
+  ck_assert(adc_device_can_protect(simulated));
+}
+END_TEST
+
+/* Watched buffers (consumer.buffers.not_written where memory cannot be
+ * made read-only) outlive the release of their batch, and a byte changed
+ * through the device's copies is found afterwards, with its place; a
+ * byte written back unchanged is not. */
+START_TEST(feed_finds_bytes_written_into_watched_buffers) {
+  struct adc_device device = sealed_device();
+  struct arrow_json_file file = load(FIXTURE("int32_nulls"));
+  struct adc_feed* feed = adc_feed_new(&device);
+  const struct adc_feed_layout watched = {.watch_buffers = true};
+  struct ArrowDeviceArray array = feed_export(feed, &file, 0, &watched);
+  const struct ArrowArray* column = array.array.children[0];
+  ck_assert_ptr_nonnull(column->buffers[1]);
+  unsigned char byte;
+  struct adc_error error;
+  struct adc_feed_written first = {0};
+  ck_assert_int_eq(adc_device_copy_to_host(&device, &byte, (const char*)column->buffers[1] + 2, 1, &error),
+                   0);
+  ck_assert_int_eq(adc_device_copy_from_host(&device, (char*)column->buffers[1] + 2, &byte, 1, &error), 0);
+  ck_assert_int_eq(adc_feed_written_buffers(feed, &first, &error), 0);
+  byte ^= 0x01;
+  ck_assert_int_eq(adc_device_copy_from_host(&device, (char*)column->buffers[1] + 2, &byte, 1, &error), 0);
+  array.array.release(&array.array);
+  ck_assert_int_eq(adc_feed_written_buffers(feed, &first, &error), 1);
+  ck_assert_uint_eq(first.first_byte, 2);
+  ck_assert_uint_eq(first.buffer, 1); /* the column's validity, then its values */
+  ck_assert_uint_eq(first.n_buffers, 2);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
 }
 END_TEST
 
@@ -815,6 +861,8 @@ static void add_comparisons(TCase* tcase, int unused) {
   tcase_add_test(tcase, data_that_cannot_be_copied_is_unresolved);
   tcase_add_test(tcase, feed_places_read_only_buffers_only_where_the_device_can);
   tcase_add_test(tcase, rules_needing_read_only_memory_need_a_device_that_has_it);
+  tcase_add_test(tcase, simulated_device_declines_read_only_memory_when_asked);
+  tcase_add_test(tcase, feed_finds_bytes_written_into_watched_buffers);
   tcase_add_test(tcase, feed_stream_writes_each_batch_behind_its_own_event);
 }
 

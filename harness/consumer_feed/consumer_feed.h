@@ -22,6 +22,7 @@
 
 #include "device/device.h"
 #include "fixture_model/arrow_json.h"
+#include "fixture_model/arrow_structure.h"
 
 struct adc_feed_layout {
   /* Pad top-level columns with this many leading rows and export them with
@@ -35,6 +36,21 @@ struct adc_feed_layout {
   /* Every buffer read-only once filled, so that a consumer writing to
    * exported data faults (spec: "Mutability"). */
   bool read_only_buffers;
+  /* For a device that cannot make memory read-only: every buffer is read
+   * back through the device's copies once placed, and stays allocated
+   * until the feed is freed (its array's release leaves it), so that
+   * adc_feed_written_buffers can read it again once the consumer has
+   * returned and tell whether it was written (spec: "Mutability").  Not
+   * with late_write_seconds: the bytes read back must be the final ones. */
+  bool watch_buffers;
+  /* The batch is exported from a copy of the model whose batch breaks
+   * `broken_family` of the columnar format's invariants where no valid row
+   * reads (arrow_structure_break), every valid row still reading the
+   * fixture's values: a structurally invalid batch, handed to a consumer
+   * on purpose.  The export fails when the batch has no column the family
+   * applies to (adc_feed_structure_breakable). */
+  bool break_structure;
+  enum arrow_structure_family broken_family;
   /* One value differs from the fixture (arrow_json_alter_one_value): the
    * first valid one in column order, dictionary values included, indices,
    * offsets and type ids never. */
@@ -88,6 +104,27 @@ int adc_feed_bases_released_more_than_once(const struct adc_feed* feed);
 int adc_feed_children_released_in_place(const struct adc_feed* feed);
 /* Buffers made read-only so far (read_only_buffers). */
 size_t adc_feed_read_only_regions(const struct adc_feed* feed, const struct adc_region** regions);
+
+/* Whether batch `batch` of `file` has a column `family` applies to, so
+ * that break_structure can export it. */
+bool adc_feed_structure_breakable(const struct arrow_json_file* file, int64_t batch,
+                                  enum arrow_structure_family family);
+
+/* A buffer exported with watch_buffers whose bytes changed: its place among
+ * the buffers watched (in the order they were placed), their count, its
+ * size and the first byte that differs. */
+struct adc_feed_written {
+  size_t buffer;
+  size_t n_buffers;
+  size_t size;
+  size_t first_byte;
+};
+/* Reads every buffer watched so far back through the device's copies and
+ * compares it with what it held when exported: the number that differ (the
+ * first described in `first`), or -1 with the reason when one could not
+ * be read.  Call it once the consumer has returned. */
+int adc_feed_written_buffers(const struct adc_feed* feed, struct adc_feed_written* first,
+                             struct adc_error* error);
 
 /* ---- Device streams (feed_stream.c; spec: "Device Stream Interface").
  *

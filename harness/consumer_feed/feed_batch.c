@@ -14,6 +14,7 @@ struct array_node {
   struct adc_device_queue* queue; /* writes its buffers late; NULL when none does */
   void* late_event;               /* the batch's sync_event, once recorded, when `queue` is set */
   bool protectable;               /* its buffers may be read-only */
+  bool watched;                   /* its buffers belong to the feed's watch (feed_watch.c) */
   int64_t n_buffers;
   void** buffers; /* device memory, as many as the layout has */
   size_t* sizes;
@@ -55,7 +56,7 @@ static void free_node(struct array_node* node) {
   }
   if (node->dictionary != NULL && node->dictionary->release != NULL)
     node->dictionary->release(node->dictionary);
-  for (int64_t i = 0; i < node->n_buffers; i++) {
+  for (int64_t i = 0; i < node->n_buffers && !node->watched; i++) {
     if (node->buffers[i] != NULL)
       adc_device_free(node->device, node->buffers[i], node->sizes[i], node->protectable);
   }
@@ -96,6 +97,7 @@ static struct array_node* new_node(struct export_state* state, int64_t n_buffers
   node->device = state->feed->device;
   node->queue = state->queue;
   node->protectable = state->layout->read_only_buffers;
+  node->watched = state->layout->watch_buffers;
   if (state->queue == NULL) return node;
   struct array_node** grown = realloc(state->late_nodes, (state->n_late_nodes + 1) * sizeof(*grown));
   if (grown == NULL) {
@@ -135,7 +137,17 @@ static int place(struct export_state* state, struct array_node* node, int index,
   if (node->buffers[index] == NULL) return -1;
   node->sizes[index] = size;
   if (node->queue != NULL) return place_late(state, node, index, host, size);
-  if (adc_device_copy_from_host(device, node->buffers[index], host, size, state->error) != 0) return -1;
+  int status = adc_device_copy_from_host(device, node->buffers[index], host, size, state->error);
+  if (node->watched) {
+    /* From here the feed frees the buffer, not the node's release. */
+    if (status == 0) status = feed_watch_add(state->feed, node->buffers[index], size, state->error);
+    if (status != 0) {
+      adc_device_free(device, node->buffers[index], size, false);
+      node->buffers[index] = NULL;
+    }
+    return status;
+  }
+  if (status != 0) return -1;
   if (!read_only) return 0;
   /* Fails, saying so, on a device that cannot. */
   if (adc_device_protect_read_only(device, node->buffers[index], size, state->error) != 0) return -1;
@@ -260,10 +272,24 @@ int adc_feed_export_batch(struct adc_feed* feed, const struct arrow_json_file* f
   static const struct adc_feed_layout plain;
   if (batch_index < 0 || batch_index >= file->n_batches)
     return adc_fail(error, "the fixture has no such batch");
-  struct export_state state = {feed, file, layout ? layout : &plain, file->dictionaries, error, NULL,
-                               NULL, 0};
+  if (layout != NULL && layout->watch_buffers &&
+      (layout->late_write_seconds > 0 || layout->read_only_buffers))
+    return adc_fail(error, "harness error: watched buffers are neither late-written nor read-only");
+  layout = layout ? layout : &plain;
+  struct arrow_json_file broken;
+  if (layout->break_structure) {
+    int made = feed_broken_file(file, batch_index, layout->broken_family, &broken);
+    if (made < 0) return adc_fail(error, "out of host memory breaking a batch's structure");
+    if (made == 0) {
+      return adc_fail(error, "batch %ld has no column the %s invariants apply to", (long)batch_index,
+                      arrow_structure_families[layout->broken_family].name);
+    }
+    file = &broken;
+  }
+  struct export_state state = {feed, file, layout, file->dictionaries, error, NULL, NULL, 0};
   int status = export_batch(&state, batch_index, out);
   free(state.late_nodes);
+  if (layout->break_structure) feed_broken_file_free(&broken, batch_index);
   return status;
 }
 

@@ -25,6 +25,7 @@ void adc_feed_free(struct adc_feed* feed) {
   feed_asyncs_free(feed); /* first: its delivery threads may still be running */
   if (feed->queue != NULL) feed->device->driver->queue->free(feed->queue);
   feed_streams_free(feed);
+  feed_watched_free(feed);
   for (size_t i = 0; i < feed->n_records; i++) free(feed->records[i]);
   free(feed->records);
   free(feed->regions);

@@ -150,6 +150,12 @@ struct adc_device_driver {
    * device are admitted together.  Called in the harness parent: it reads
    * nothing but the environment, never a runtime.  NULL: not costly. */
   bool (*start_is_costly)(void);
+  /* Optional: whether the environment asks the driver not to make memory
+   * read-only although it can (the simulated device, under
+   * ADC_SIMULATED_NO_READ_ONLY, to take the way a GPU's memory takes).
+   * Read in the parent and in cases alike: it reads the environment only.
+   * NULL: never. */
+  bool (*read_only_declined)(void);
   /* What the devices of the driver are physically, for admission: drivers
    * naming the same one share a device of each device_id ("CUDA GPU" for
    * cuda, cuda_host and cuda_managed).  NULL: the driver's own name. */

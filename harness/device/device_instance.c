@@ -111,6 +111,7 @@ const char* adc_device_physical_name(const struct adc_device_driver* driver) {
 }
 
 bool adc_device_can_protect(const struct adc_device_driver* driver) {
+  if (driver->read_only_declined != NULL && driver->read_only_declined()) return false;
   return driver->ops->protect_read_only != NULL;
 }
 

@@ -309,6 +309,14 @@ static bool simulated_start_is_costly(void) {
   return adc_simulated_model_on();
 }
 
+/* ADC_SIMULATED_NO_READ_ONLY set: the device makes no memory read-only,
+ * as a GPU cannot, so that the rules that protect memory where they can
+ * take their other way here (test_broken_implementations --through-copies
+ * sets it). */
+static bool simulated_read_only_declined(void) {
+  return getenv("ADC_SIMULATED_NO_READ_ONLY") != NULL;
+}
+
 static const struct adc_device_ops simulated_ops = {
     .open = simulated_open,
     .describe = simulated_describe,
@@ -341,5 +349,6 @@ const struct adc_device_driver adc_device_simulated = {
     .ops = &simulated_ops,
     .queue = &simulated_queue,
     .start_is_costly = simulated_start_is_costly,
+    .read_only_declined = simulated_read_only_declined,
     .physical_device = "simulated runtime",
 };

@@ -1,0 +1,23 @@
+/* Whether a consumer declines a batch exported plainly (consumer_plain_export.h). */
+#include "consumer_plain_export.h"
+
+#include <stdio.h>
+
+#include "consumer_feed/consumer_feed.h"
+#include "rule_api/consumer_calls.h"
+
+bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size) {
+  struct adc_feed* feed = adc_feed_new(ctx->device);
+  struct ArrowDeviceArray array;
+  struct adc_error error;
+  bool declines = false;
+  if (adc_feed_export_batch(feed, ctx->fixture, batch, NULL, &array, &error) != 0) {
+    adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
+  } else {
+    const char* reported = adc_import_batch(ctx, batch, &array);
+    if (reported != NULL) snprintf(message, size, "%s", reported);
+    declines = reported != NULL;
+  }
+  adc_feed_free(feed);
+  return declines;
+}
