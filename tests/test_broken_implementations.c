@@ -178,10 +178,9 @@ static bool among_words(const char* list, const char* name) {
 }
 
 /* The devices considered for the twins: those --device names (NAME or
- * NAME:ID).  Without --device, every driver's first device but opencl's:
- * each of its case processes starts an OpenCL platform (PoCL: about 35 ms,
- * CONFORMANCE.md "OpenCL"), which every twin's cases would pay where PoCL
- * is installed; it joins when named.  And a device id other than the first
+ * NAME:ID).  Without --device, every driver's first device (opencl
+ * included: its prepared processes start PoCL once for many cases, about
+ * 35 s of the table on two cores), and a device id other than the first
  * that a selected twin shows on (its shown_on_devices: "simulated:1"),
  * where that twin alone runs. */
 static struct adc_device_target targets[ADC_MAX_TEST_DEVICES];
@@ -207,7 +206,7 @@ static void settle_targets(void) {
   if (n_named_devices > 0) return;
   for (size_t d = 0; d < adc_device_count(); d++) {
     struct adc_device_target first = adc_device_target_of(adc_device_at(d));
-    if (strcmp(first.name, "opencl") != 0) consider(&first);
+    consider(&first);
   }
   for (int i = 0; i < n_defects; i++) {
     char words[sizeof(defects[i].shown_on)];
@@ -667,8 +666,8 @@ static void print_devices(FILE* out) {
       append(absent, sizeof(absent), "%s%s (%s)", absent[0] ? "; " : "", device->name, device_absence[t]);
     }
   }
-  fprintf(out, "Devices: %s.%s%s%s%s\n\n", considered, absent[0] ? " Not here: " : "", absent,
-          absent[0] ? "." : "", n_named_devices == 0 ? " opencl joins when --device names it." : "");
+  fprintf(out, "Devices: %s.%s%s%s\n\n", considered, absent[0] ? " Not here: " : "", absent,
+          absent[0] ? "." : "");
 }
 
 /* The table, as Markdown, to `out`. */

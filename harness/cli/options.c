@@ -30,6 +30,7 @@ enum {
   OPT_VALGRIND,
   OPT_PRELOAD,
   OPT_ISOLATION,
+  OPT_COVERING_FIXTURES,
   OPT_LIST,
   OPT_LIST_RULES,
   OPT_VERBOSE,
@@ -58,6 +59,9 @@ void adc_print_usage(void) {
       "                              every kind's first device, in one report\n"
       "  --fixtures DIR              integration JSON fixtures (default: the bundled ones)\n"
       "  --filter GLOB               run only case IDs matching GLOB (repeatable)\n"
+      "  --covering-fixtures         run each rule on the fewest fixtures that hold every\n"
+      "                              type it meets in them all (for slow runs: sanitizers,\n"
+      "                              --valgrind)\n"
       "  --expect FILE               judge cases by the known shortfalls in FILE, one\n"
       "                              'case-glob status reason' a line: an expected status\n"
       "                              keeps the run green, any other status fails it\n"
@@ -174,6 +178,7 @@ static const struct option long_options[] = {
     {"valgrind", no_argument, NULL, OPT_VALGRIND},
     {"preload", required_argument, NULL, OPT_PRELOAD},
     {"isolation", required_argument, NULL, OPT_ISOLATION},
+    {"covering-fixtures", no_argument, NULL, OPT_COVERING_FIXTURES},
     {"list", no_argument, NULL, OPT_LIST},
     {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
     {"verbose", no_argument, NULL, OPT_VERBOSE},
@@ -292,6 +297,9 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         break;
       case OPT_PRELOAD:
         out->preload = optarg;
+        break;
+      case OPT_COVERING_FIXTURES:
+        out->covering_fixtures = true;
         break;
       case OPT_ISOLATION:
         if (parse_isolation(optarg, &out->isolation, error) != 0) return -1;

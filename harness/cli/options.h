@@ -34,6 +34,7 @@ struct adc_options {
   bool valgrind;           /* --valgrind: the harness re-executes itself under memcheck */
   const char* preload;     /* --preload LIB; NULL when not given */
   enum adc_isolation isolation;
+  bool covering_fixtures; /* --covering-fixtures */
   bool list_cases;
   bool list_rules;
   enum adc_catalogue_format rules_format;

@@ -88,6 +88,7 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->process_log_dir = adc_memcheck_log_dir();
   session->jobs = options->jobs;
   session->isolation = effective_isolation(options->isolation, session->harness_wrapper != NULL);
+  session->covering_fixtures = options->covering_fixtures;
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;
   if (settle_devices(options->device, session, error) != 0) return -1;

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "runner/fixture_cover.h"
 
 static bool selected(const char* const* filters, int n_filters, const char* id) {
   if (n_filters == 0) return true;
@@ -26,6 +27,9 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
                       struct adc_case** out) {
   struct adc_case* cases =
       calloc(session->n_devices * adc_rule_count() * session->n_fixtures + 1, sizeof(*cases));
+  bool* planned = calloc(2 * session->n_fixtures + 1, sizeof(*planned)); /* applies, then the cover */
+  if (cases == NULL || planned == NULL) abort();
+  bool* covering = planned + session->n_fixtures;
   size_t n = 0;
   for (size_t d = 0; d < session->n_devices; d++) {
     const struct adc_device_target* device = &session->devices[d];
@@ -33,9 +37,12 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
       const struct adc_rule* rule = adc_rule_at(r);
       const struct adc_side* side = adc_side_tested_by(session, rule);
       if (!side->tested) continue;
+      for (size_t f = 0; f < session->n_fixtures; f++)
+        planned[f] = applies(rule, device, &session->fixtures[f]);
+      if (session->covering_fixtures) adc_cover_fixtures(session, planned, covering);
       for (size_t f = 0; f < session->n_fixtures; f++) {
         const struct adc_fixture* fixture = &session->fixtures[f];
-        if (!applies(rule, device, fixture)) continue;
+        if (!planned[f] || (session->covering_fixtures && !covering[f])) continue;
         struct adc_case* c = &cases[n];
         snprintf(c->id, sizeof(c->id), "%s/%s/%s", device->name, rule->id, fixture->name);
         if (!selected(filters, n_filters, c->id)) continue;
@@ -46,6 +53,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
       }
     }
   }
+  free(planned);
   *out = cases;
   return n;
 }

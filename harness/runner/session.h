@@ -100,6 +100,9 @@ struct adc_session {
   const char* process_log_dir;
   int jobs;
   enum adc_isolation isolation;
+  /* --covering-fixtures: each rule runs on its covering set of the
+   * fixtures alone (runner/fixture_cover.h). */
+  bool covering_fixtures;
   size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */
   const struct adc_expectations* expectations; /* --expect; NULL when not given */
 };
