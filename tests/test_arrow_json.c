@@ -510,6 +510,36 @@ START_TEST(reader_refuses_inconsistent_layouts) {
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_round_trip: a struct padded under an offset
+ * pads its null child too, which is exported from its row 0, so the
+ * padding rows count among its nulls (a null array's null_count is its
+ * length); the padded child kept the null_count of its own rows. */
+START_TEST(padding_counts_a_null_childs_padding_rows) {
+  const char* null_child =
+      "{\"name\": \"n\", \"nullable\": true, \"type\": {\"name\": \"null\"}, \"children\": []}";
+  const char* rows[] = {"\"VALIDITY\": [], \"children\": [{\"name\": \"n\", \"count\": 0}]",
+                        "\"VALIDITY\": [1, 0], \"children\": [{\"name\": \"n\", \"count\": 2}]"};
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
+  for (int count = 0; count <= 2; count += 2) {
+    struct arrow_json_file file;
+    char error[512];
+    ck_assert_msg(read_one_column("{\"name\": \"struct\"}", null_child, rows[count / 2], count, &file, error,
+                                  sizeof(error)) == 0,
+                  "%s", error);
+    struct adc_feed_layout padded = {.offset_padding = 3};
+    struct ArrowArray array = feed_export(feed, &file, 0, &padded);
+    ck_assert_int_eq(array.children[0]->offset, 3);
+    ck_assert_int_eq(array.children[0]->children[0]->null_count, count + 3);
+    char difference[512];
+    ck_assert_msg(arrow_json_compare_batch(&file, 0, &array, difference, sizeof(difference)) == 0, "%s",
+                  difference);
+    array.release(&array);
+    arrow_json_file_free(&file);
+  }
+  adc_feed_free(feed);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("arrow_json");
   TCase* tc = tcase_create("model");
@@ -530,6 +560,7 @@ int main(void) {
   tcase_add_test(tc, comparison_checks_columns_against_their_batch);
   tcase_add_test(tc, reader_lays_values_out_as_exported);
   tcase_add_test(tc, reader_refuses_inconsistent_layouts);
+  tcase_add_test(tc, padding_counts_a_null_childs_padding_rows);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

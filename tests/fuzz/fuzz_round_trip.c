@@ -37,6 +37,8 @@
 #include "reference_core.h"
 
 static struct adc_device cpu;
+/* A feed per input: a feed keeps a record of every export until it is
+ * freed. */
 static struct adc_feed* feed;
 static const char* current_text; /* the file of the input running, for reports */
 
@@ -56,8 +58,6 @@ int LLVMFuzzerInitialize(int* argc, char*** argv) {
   struct adc_error error;
   if (driver == NULL || adc_device_open(&target, &cpu, &error) != 0)
     broken("setup", "the CPU device", "fails to open");
-  feed = adc_feed_new(&cpu);
-  if (feed == NULL) broken("setup", "the consumer feed", "out of memory");
   return 0;
 }
 
@@ -187,10 +187,13 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char error[512];
   if (arrow_json_read_text("round_trip", text.bytes, text.size, &file, error, sizeof(error)) != 0)
     broken("reader", "refuses the file written", error);
+  feed = adc_feed_new(&cpu);
+  if (feed == NULL) broken("setup", "the consumer feed", "out of memory");
   int64_t allocated = ref_bytes_allocated();
   check_schema(&file);
   check_batches(&in, &file);
   if (ref_bytes_allocated() != allocated) broken("reference", "allocations", "not every byte was given back");
+  adc_feed_free(feed);
 
   arrow_json_file_free(&file);
   current_text = NULL;
