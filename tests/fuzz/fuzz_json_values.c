@@ -79,7 +79,9 @@ static void write_decimal(struct fuzz_bytes* in, struct fuzz_text* text, int pre
   for (int i = 0; i < n; i++) digits[at++] = (char)('0' + fuzz_byte(in) % 10);
   if (n == 0) digits[at++] = '0';
   digits[at] = '\0';
-  bool as_number = n <= 15 && fuzz_byte(in) % 4 == 0;
+  /* JSON numbers have no leading zeros. */
+  bool leading_zero = n > 1 && digits[at - n] == '0';
+  bool as_number = n <= 15 && !leading_zero && fuzz_byte(in) % 4 == 0;
   fuzz_text_printf(text, as_number ? "%s" : "\"%s\"", digits);
 }
 
