@@ -127,7 +127,7 @@ static void make_byte_width(struct drawing* d, struct fuzz_node* node, struct fu
 }
 
 static void make_list_size(struct drawing* d, struct fuzz_node* node, struct fuzz_parameter* out) {
-  node->list_size = fuzz_range(d->in, 0, 4);
+  node->list_size = (fuzz_byte(d->in) + 2) % 5; /* 0 to 4; an input that ran out reads 2 */
   while (node->list_size > 1 && d->multiplier * node->list_size > MAX_ROWS_MULTIPLIER) node->list_size--;
   snprintf(out->json, sizeof(out->json), "%" PRId64, node->list_size);
 }
