@@ -575,6 +575,40 @@ START_TEST(padding_keeps_indices_inside_an_empty_dictionary) {
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_round_trip: a struct padded under an offset
+ * padded its run-end encoded child by moving its run ends up, and an empty
+ * child has none, so that the padding rows, exported from the child's row
+ * 0, were in no run; such a column now takes no padding. */
+START_TEST(padding_needs_a_run_to_extend) {
+  const char* text =
+      "{\"schema\": {\"fields\": [{\"name\": \"s\", \"nullable\": true, \"type\": {\"name\": \"struct\"}, "
+      "\"children\": [{\"name\": \"r\", \"nullable\": true, \"type\": {\"name\": \"runendencoded\"}, "
+      "\"children\": [{\"name\": \"run_ends\", \"nullable\": false, \"type\": {\"name\": \"int\", "
+      "\"bitWidth\": "
+      "32, \"isSigned\": true}, \"children\": []}, {\"name\": \"values\", \"nullable\": true, \"type\": "
+      "{\"name\": "
+      "\"bool\"}, \"children\": []}]}]}]}, \"batches\": [{\"count\": 0, \"columns\": [{\"name\": \"s\", "
+      "\"count\": "
+      "0, \"VALIDITY\": [], \"children\": [{\"name\": \"r\", \"count\": 0, \"children\": [{\"name\": "
+      "\"run_ends\", "
+      "\"count\": 0, \"VALIDITY\": [], \"DATA\": []}, {\"name\": \"values\", \"count\": 0, \"VALIDITY\": [], "
+      "\"DATA\": []}]}]}]}]}";
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(arrow_json_read_text("t", text, strlen(text), &file, error, sizeof(error)) == 0, "%s", error);
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
+  struct adc_feed_layout padded = {.offset_padding = 3};
+  struct ArrowArray array = feed_export(feed, &file, 0, &padded);
+  ck_assert_int_eq(array.children[0]->offset, 0);
+  struct arrow_structure_findings findings;
+  ck_assert_msg(arrow_structure_check_batch(&file, &array, &findings) == 0 && !findings.unreadable, "%s",
+                findings.message[ARROW_STRUCTURE_RUN_ENDS]);
+  array.release(&array);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("arrow_json");
   TCase* tc = tcase_create("model");
@@ -597,6 +631,7 @@ int main(void) {
   tcase_add_test(tc, reader_refuses_inconsistent_layouts);
   tcase_add_test(tc, padding_counts_a_null_childs_padding_rows);
   tcase_add_test(tc, padding_keeps_indices_inside_an_empty_dictionary);
+  tcase_add_test(tc, padding_needs_a_run_to_extend);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }
