@@ -66,8 +66,9 @@ section "Valgrind memcheck: harness and reference pair (every rule, three fixtur
 ci/valgrind-reference.sh build/valgrind
 
 section "libFuzzer: 60 s per target"
-# The fixture reader, the comparison with its mirror, the verdict wire;
-# each replays its committed corpus, then fuzzes from it (tests/fuzz).
+# The fixture reader, the comparison with its mirror, the verdict wire,
+# the round trips of random files of every type (4 minutes in all); each
+# replays its committed corpus, then fuzzes from it (tests/fuzz).
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$jobs"
 ctest --preset fuzz

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "fixture_model/arrow_structure.h"
 #include "reference_core.h"
 #include "test_support.h"
 
@@ -510,6 +511,104 @@ START_TEST(reader_refuses_inconsistent_layouts) {
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_round_trip: a struct padded under an offset
+ * pads its null child too, which is exported from its row 0, so the
+ * padding rows count among its nulls (a null array's null_count is its
+ * length); the padded child kept the null_count of its own rows. */
+START_TEST(padding_counts_a_null_childs_padding_rows) {
+  const char* null_child =
+      "{\"name\": \"n\", \"nullable\": true, \"type\": {\"name\": \"null\"}, \"children\": []}";
+  const char* rows[] = {"\"VALIDITY\": [], \"children\": [{\"name\": \"n\", \"count\": 0}]",
+                        "\"VALIDITY\": [1, 0], \"children\": [{\"name\": \"n\", \"count\": 2}]"};
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
+  for (int count = 0; count <= 2; count += 2) {
+    struct arrow_json_file file;
+    char error[512];
+    ck_assert_msg(read_one_column("{\"name\": \"struct\"}", null_child, rows[count / 2], count, &file, error,
+                                  sizeof(error)) == 0,
+                  "%s", error);
+    struct adc_feed_layout padded = {.offset_padding = 3};
+    struct ArrowArray array = feed_export(feed, &file, 0, &padded);
+    ck_assert_int_eq(array.children[0]->offset, 3);
+    ck_assert_int_eq(array.children[0]->children[0]->null_count, count + 3);
+    char difference[512];
+    ck_assert_msg(arrow_json_compare_batch(&file, 0, &array, difference, sizeof(difference)) == 0, "%s",
+                  difference);
+    array.release(&array);
+    arrow_json_file_free(&file);
+  }
+  adc_feed_free(feed);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_round_trip: a struct padded under an offset
+ * padded its dictionary-encoded child with index 0, valid rows exported
+ * from the child's row 0, so that an empty dictionary (every row null) had
+ * an index outside it; such a column now takes no padding. */
+START_TEST(padding_keeps_indices_inside_an_empty_dictionary) {
+  const char* text =
+      "{\"schema\": {\"fields\": [{\"name\": \"s\", \"nullable\": true, \"type\": {\"name\": \"struct\"}, "
+      "\"children\": [{\"name\": \"d\", \"nullable\": true, \"type\": {\"name\": \"utf8\"}, \"children\": "
+      "[], "
+      "\"dictionary\": {\"id\": 4, \"indexType\": {\"name\": \"int\", \"bitWidth\": 8, \"isSigned\": "
+      "true}}}]}]}, "
+      "\"dictionaries\": [{\"id\": 4, \"data\": {\"count\": 0, \"columns\": [{\"name\": \"d\", \"count\": 0, "
+      "\"VALIDITY\": [], \"OFFSET\": [0], \"DATA\": []}]}}], \"batches\": [{\"count\": 2, \"columns\": "
+      "[{\"name\": "
+      "\"s\", \"count\": 2, \"VALIDITY\": [1, 1], \"children\": [{\"name\": \"d\", \"count\": 2, "
+      "\"VALIDITY\": "
+      "[0, 0], \"DATA\": [5, 0]}]}]}]}";
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(arrow_json_read_text("t", text, strlen(text), &file, error, sizeof(error)) == 0, "%s", error);
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
+  struct adc_feed_layout padded = {.offset_padding = 3};
+  struct ArrowArray array = feed_export(feed, &file, 0, &padded);
+  ck_assert_int_eq(array.children[0]->offset, 0);
+  struct arrow_structure_findings findings;
+  ck_assert_msg(arrow_structure_check_batch(&file, &array, &findings) == 0 && !findings.unreadable, "%s",
+                findings.message[ARROW_STRUCTURE_DICTIONARY_INDEXES]);
+  ck_assert_msg(arrow_json_compare_batch(&file, 0, &array, error, sizeof(error)) == 0, "%s", error);
+  array.release(&array);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
+/* Found by tests/fuzz/fuzz_round_trip: a struct padded under an offset
+ * padded its run-end encoded child by moving its run ends up, and an empty
+ * child has none, so that the padding rows, exported from the child's row
+ * 0, were in no run; such a column now takes no padding. */
+START_TEST(padding_needs_a_run_to_extend) {
+  const char* text =
+      "{\"schema\": {\"fields\": [{\"name\": \"s\", \"nullable\": true, \"type\": {\"name\": \"struct\"}, "
+      "\"children\": [{\"name\": \"r\", \"nullable\": true, \"type\": {\"name\": \"runendencoded\"}, "
+      "\"children\": [{\"name\": \"run_ends\", \"nullable\": false, \"type\": {\"name\": \"int\", "
+      "\"bitWidth\": "
+      "32, \"isSigned\": true}, \"children\": []}, {\"name\": \"values\", \"nullable\": true, \"type\": "
+      "{\"name\": "
+      "\"bool\"}, \"children\": []}]}]}]}, \"batches\": [{\"count\": 0, \"columns\": [{\"name\": \"s\", "
+      "\"count\": "
+      "0, \"VALIDITY\": [], \"children\": [{\"name\": \"r\", \"count\": 0, \"children\": [{\"name\": "
+      "\"run_ends\", "
+      "\"count\": 0, \"VALIDITY\": [], \"DATA\": []}, {\"name\": \"values\", \"count\": 0, \"VALIDITY\": [], "
+      "\"DATA\": []}]}]}]}]}";
+  struct arrow_json_file file;
+  char error[512];
+  ck_assert_msg(arrow_json_read_text("t", text, strlen(text), &file, error, sizeof(error)) == 0, "%s", error);
+  struct adc_feed* feed = adc_feed_new(live_device("cpu"));
+  struct adc_feed_layout padded = {.offset_padding = 3};
+  struct ArrowArray array = feed_export(feed, &file, 0, &padded);
+  ck_assert_int_eq(array.children[0]->offset, 0);
+  struct arrow_structure_findings findings;
+  ck_assert_msg(arrow_structure_check_batch(&file, &array, &findings) == 0 && !findings.unreadable, "%s",
+                findings.message[ARROW_STRUCTURE_RUN_ENDS]);
+  array.release(&array);
+  adc_feed_free(feed);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("arrow_json");
   TCase* tc = tcase_create("model");
@@ -530,6 +629,9 @@ int main(void) {
   tcase_add_test(tc, comparison_checks_columns_against_their_batch);
   tcase_add_test(tc, reader_lays_values_out_as_exported);
   tcase_add_test(tc, reader_refuses_inconsistent_layouts);
+  tcase_add_test(tc, padding_counts_a_null_childs_padding_rows);
+  tcase_add_test(tc, padding_keeps_indices_inside_an_empty_dictionary);
+  tcase_add_test(tc, padding_needs_a_run_to_extend);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

@@ -362,6 +362,27 @@ START_TEST(a_node_not_of_its_type_is_unreadable_not_a_breach) {
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_round_trip: strings that are all empty have no
+ * bytes, and the reference exports their data buffer as NULL (spec: a
+ * buffer pointer "MAY be null ... if the size in bytes of the
+ * corresponding buffer would be 0"); the check called such a column
+ * unreadable. */
+START_TEST(empty_strings_need_no_bytes) {
+  const char* strings =
+      "{\"name\": \"c\", \"count\": 3, \"VALIDITY\": [1, 0, 1], \"OFFSET\": [0, 0, 0, 0], "
+      "\"DATA\": [\"\", \"\", \"\"]}";
+  struct arrow_json_file file = one_column(UTF8, "", strings, 3);
+  struct ArrowArray array;
+  ck_assert_ptr_null(ref_export_batch(&file, 0, &array));
+  ck_assert_ptr_null(array.children[0]->buffers[2]);
+  struct arrow_structure_findings findings;
+  ck_assert_int_eq(arrow_structure_check_batch(&file, &array, &findings), 0);
+  ck_assert_msg(!findings.unreadable, "%s", findings.unreadable_message);
+  array.release(&array);
+  arrow_json_file_free(&file);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("structure");
   TCase* tc = tcase_create("structure");
@@ -376,6 +397,7 @@ int main(void) {
   tcase_add_test(tc, views_are_checked_on_valid_slots);
   tcase_add_test(tc, dictionary_indexes_are_checked_on_valid_slots);
   tcase_add_test(tc, a_node_not_of_its_type_is_unreadable_not_a_breach);
+  tcase_add_test(tc, empty_strings_need_no_bytes);
   suite_add_tcase(suite, tc);
   SRunner* runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
