@@ -66,18 +66,13 @@ START_TEST(reference_pair_passes_every_case) {
                 unavailable.message);
   /* ADC_TEST_COVERING_FIXTURES runs each rule on its covering set of the
    * fixtures (--covering-fixtures: every type it meets, chosen by the
-   * suite) where a sanitizer makes every case slow (CMakePresets.json):
-   * "all" on every device (tsan), "runtime" on the devices with a runtime
-   * behind them only (asan: each opencl case starts PoCL, and the leak
-   * check at its exit scans LLVM's memory, about 90 ms a case); every
-   * bundled fixture otherwise.  Those runs share prepared processes
+   * suite) where a sanitizer makes every case slow (CMakePresets.json:
+   * asan, tsan); every bundled fixture otherwise.  Those runs share prepared processes
    * (--isolation shared: the sanitizer builds' auto is a process per case),
    * each process running many cases, as the default build's do; the
    * reference must pass each case there at once, leaving nothing behind
    * (checked below). */
-  const char* cover = getenv("ADC_TEST_COVERING_FIXTURES");
-  bool covering = cover != NULL &&
-                  (strcmp(cover, "all") == 0 || (strcmp(cover, "runtime") == 0 && device->backend != NULL));
+  bool covering = getenv("ADC_TEST_COVERING_FIXTURES") != NULL;
   const char* args[] = {"--producer",
                         "reference",
                         "--consumer",
