@@ -27,13 +27,9 @@ int ref_load_fixture(const char* json_path, struct arrow_json_file* out, char* e
 static const char* check_and_compare(const struct arrow_json_file* file, int64_t num_batch,
                                      const struct ArrowArray* batch) {
   struct arrow_structure_findings findings;
-  if (arrow_structure_check_batch(file, batch, &findings) > 0) {
-    for (int f = 0; f < ARROW_STRUCTURE_FAMILY_COUNT; f++) {
-      if (!findings.found[f]) continue;
-      snprintf(message, sizeof(message), "the batch is not valid Arrow (%s): %s",
-               arrow_structure_families[f].name, findings.message[f]);
-      return message;
-    }
+  if (arrow_structure_check_batch(file, batch, &findings) > 0 &&
+      arrow_structure_refusal(&findings, ARROW_STRUCTURE_FAMILY_COUNT, message, sizeof(message))) {
+    return message;
   }
   return arrow_json_compare_batch(file, num_batch, batch, message, sizeof(message)) == 0 ? NULL : message;
 }
