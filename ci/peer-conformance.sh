@@ -4,7 +4,8 @@
 # its expectations file through adc-conform --expect.  Stricter than
 # --expect alone, so that any change of the suite or of the peer shows: every
 # case that does not pass (a SHOULD's warning and not_supported included)
-# must be matched by an entry, and every entry must match a case.
+# must be matched by an entry, and every entry must match a case (but one
+# for a device this run does not open, such as cuda: a GPU's run judges it).
 #   ci/peer-conformance.sh BUILD_DIR LIBRARY PREFIX EXPECTATIONS REPORT.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,9 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 unlisted = [c["id"] + ": " + c["status"] for c in report["cases"]
             if c["status"] != "pass" and "expectation" not in c]
-unmatched = report["summary"].get("unmatched_expectations", [])
+judged_here = ("cpu", "cpu_device_arrays", "simulated")  # the --filter globs above
+unmatched = [entry for entry in report["summary"].get("unmatched_expectations", [])
+             if entry["glob"].split("/")[0] in judged_here or "*" in entry["glob"].split("/")[0]]
 for line in unlisted:
     print(f"not in {sys.argv[2]}:", line)
 for entry in unmatched:

@@ -95,6 +95,63 @@ START_TEST(expected_failure_keeps_the_run_green) {
 }
 END_TEST
 
+/* The library that aborts in ExportBatchFromJson (ADC_MISBEHAVIOUR=abort)
+ * on int32_nulls, in prepared processes (--isolation shared, one job):
+ * every pass whose verdict came from a prepared process that then ended
+ * otherwise (shared_attempt) is counted. */
+static int passes_run_again(const char* expectations) {
+  char expect[32];
+  char report_path[32];
+  write_file(expect, expectations);
+  write_file(report_path, "");
+  setenv("ADC_MISBEHAVIOUR", "abort", 1);
+  const char* args[] = {"--producer",
+                        BUILD_PATH("libmisbehaving_on_request.so"),
+                        "--device",
+                        "cpu",
+                        "--filter",
+                        "cpu/*/int32_nulls",
+                        "--expect",
+                        expect,
+                        "--jobs",
+                        "1",
+                        "--isolation",
+                        "shared",
+                        "--report-json",
+                        report_path,
+                        NULL};
+  struct run_result run = run_conform(args);
+  unsetenv("ADC_MISBEHAVIOUR");
+  cJSON* report = read_json_file(report_path);
+  ck_assert_msg(report != NULL, "no report; stderr: %s", run.err);
+  run_result_free(&run);
+  int run_again = 0;
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    bool passed = strcmp(cJSON_GetObjectItem(item, "status")->valuestring, "pass") == 0;
+    run_again += passed && cJSON_GetObjectItem(item, "shared_attempt") != NULL;
+  }
+  cJSON_Delete(report);
+  unlink(report_path);
+  unlink(expect);
+  return run_again;
+}
+
+/* A case --expect says crashes runs in a process of its own from the
+ * start: it ends no prepared process, and no pass before it is run again
+ * alone (on a GPU, a device start apiece).  Without the entries, the same
+ * crashes make passes run again. */
+START_TEST(an_expected_crash_runs_in_a_process_of_its_own) {
+  ck_assert_int_gt(passes_run_again(""), 0);
+  ck_assert_int_eq(passes_run_again("cpu/array.*/int32_nulls  crash  aborts in ExportBatchFromJson\n"
+                                    "cpu/baseline.*/int32_nulls  crash  aborts in ExportBatchFromJson\n"
+                                    "cpu/plugin.*/int32_nulls  crash  aborts in ExportBatchFromJson\n"
+                                    "cpu/schema.release.independent_of_array/int32_nulls  crash|timeout  "
+                                    "aborts in ExportBatchFromJson\n"),
+                   0);
+}
+END_TEST
+
 START_TEST(first_matching_entry_wins) {
   int exit_code;
   char* err;
@@ -323,6 +380,7 @@ int main(void) {
   tcase_set_timeout(judged, 60);
   tcase_add_test(judged, expected_failure_keeps_the_run_green);
   tcase_add_test(judged, first_matching_entry_wins);
+  tcase_add_test(judged, an_expected_crash_runs_in_a_process_of_its_own);
   tcase_add_test(judged, another_status_fails_the_run);
   tcase_add_test(judged, unexpected_pass_fails_the_run);
   tcase_add_test(judged, alternatives_accept_any_of_them);

@@ -262,6 +262,26 @@ START_TEST(what_a_task_leaves_ends_its_process) {
 }
 END_TEST
 
+/* Memory a process's first task left is the library's first use (a device
+ * set up lazily): the process goes on from there; memory a later task
+ * leaves ends it. */
+START_TEST(memory_the_first_task_left_is_the_librarys_first_use) {
+  static const enum behaviour holds = HOLDS_MEMORY;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[] = {shared_task(&holds, &group), shared_task(&passes, &group),
+                             shared_task(&holds, &group), shared_task(&passes, &group)};
+  struct adc_task_result results[4];
+  run_all(tasks, 4, 1, NULL, 0, results);
+  for (int t = 0; t < 4; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS && !results[t].shared.rerun_alone, "task %d: %s", t,
+                  results[t].message);
+  }
+  ck_assert_int_eq(pid_of(&results[1]), pid_of(&results[0]));
+  ck_assert_int_eq(pid_of(&results[2]), pid_of(&results[1]));
+  ck_assert_msg(pid_of(&results[3]) != pid_of(&results[2]), "memory a later task left went unseen");
+}
+END_TEST
+
 /* A group whose process cannot prepare (its library does not load) has
  * its tasks run alone, each getting its own verdict. */
 START_TEST(a_group_that_cannot_prepare_runs_alone) {
@@ -365,6 +385,7 @@ int main(void) {
   tcase_add_test(prepared, a_task_not_passing_runs_again_alone);
   tcase_add_test(prepared, a_crash_or_a_hang_costs_the_process_not_the_run);
   tcase_add_test(prepared, what_a_task_leaves_ends_its_process);
+  tcase_add_test(prepared, memory_the_first_task_left_is_the_librarys_first_use);
   tcase_add_test(prepared, a_group_that_cannot_prepare_runs_alone);
   tcase_add_test(prepared, a_refusing_device_gives_up_with_its_reason);
   tcase_add_test(prepared, a_device_admits_what_it_accepts);

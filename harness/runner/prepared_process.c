@@ -42,13 +42,33 @@ static void take_settled_state(const struct adc_process_state* before, struct ad
   }
 }
 
+/* Whether `after` differs from `before` in nothing but the memory held. */
+static bool only_memory_grew(const struct adc_process_state* before, const struct adc_process_state* after) {
+  static struct adc_process_state same_memory; /* large: off the stack */
+  same_memory = *after;
+  same_memory.memory_in_use = before->memory_in_use;
+  char unused[8];
+  return !adc_process_state_differs(before, &same_memory, unused, sizeof(unused));
+}
+
 /* What the task left: the process's own state against the snapshot taken
- * before it, its children, and what the group sees. */
-static bool left_behind(const struct adc_task_group* group, struct adc_process_state* before, char* text,
-                        size_t size) {
+ * before it, its children, and what the group sees.  Memory the process's
+ * first task left is the library's first use, not a leak: a library that
+ * sets up its device lazily does it in its first call there (nanoarrow's
+ * CUDA device retains CUDA's primary context and allocates about 14 MB in
+ * its first ArrowDeviceCuda), and would otherwise end every process after
+ * one task and pay a device start per case.  The state after that task is
+ * where the next one starts from; memory any later task leaves ends the
+ * process as before. */
+static bool left_behind(const struct adc_task_group* group, struct adc_process_state* before, bool first_task,
+                        char* text, size_t size) {
   static struct adc_process_state after; /* large: off the stack */
   take_settled_state(before, &after);
   bool left = adc_process_state_differs(before, &after, text, size);
+  if (left && first_task && only_memory_grew(before, &after)) {
+    left = false;
+    text[0] = '\0';
+  }
   if (!left) *before = after; /* the next task starts from it */
   size_t used = strlen(text);
   if (adc_process_has_children() && used + 40 < size) {
@@ -86,12 +106,14 @@ void adc_serve_prepared(const struct adc_task_group* group, const struct adc_tas
   static struct adc_process_state before; /* large: off the stack */
   adc_process_state_take(&before);
   uint64_t task;
+  bool first_task = true;
   while (next_command(fd, n_tasks, &task)) {
     adc_wire_set_task(task);
     struct adc_task_verdict verdict = {ADC_PASS, ""};
     tasks[task].run_prepared(tasks[task].argument, &verdict);
     char left[sizeof(((struct adc_wire_record*)0)->message)];
-    bool ends = left_behind(group, &before, left, sizeof(left));
+    bool ends = left_behind(group, &before, first_task, left, sizeof(left));
+    first_task = false;
     /* Said before the verdict, so that the parent gives this process no
      * next task. */
     if (ends) adc_wire_send_kind(fd, ADC_WIRE_LEFT_BEHIND, left);

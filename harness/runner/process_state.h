@@ -6,7 +6,8 @@
  * and memory still held (glibc malloc's bytes in use,
  * every arena, or the sanitizer's allocator's under a sanitizer).  A snapshot is taken once the process is
  * prepared and again after each task; any difference ends the process once the task's verdict is sent, so
- * that the next task starts from what the first found. Reads only this process's own state; no allocation. */
+ * that the next task starts from what the first found (save memory the process's first task left: the
+ * library's first use, runner/prepared_process.c). Reads only this process's own state; no allocation. */
 #ifndef ADC_PROCESS_STATE_H
 #define ADC_PROCESS_STATE_H
 

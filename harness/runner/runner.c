@@ -181,6 +181,19 @@ static const struct adc_task_resource* resource_of(struct sharing* sharing, cons
   return &sharing->resources[r];
 }
 
+/* Whether case `c` may run in a prepared process: unless the isolation is
+ * a process per case, its rule needs a process of its own, or --expect
+ * says it crashes or times out.  Such a case would end its prepared
+ * process and leave every pass before it there unconfirmed, each run
+ * again alone (on a GPU, a device start apiece: nanoarrow's N3 crash on
+ * cuda did that to hundreds of cases); run alone from the start, it costs
+ * its own process only. */
+static bool may_share_a_process(const struct adc_session* session, const struct adc_case* c) {
+  if (!adc_cases_share_processes(session, c->device) || c->rule->needs_own_process) return false;
+  const unsigned ends_its_process = 1u << ADC_CRASH | 1u << ADC_TIMEOUT;
+  return c->expectation == NULL || (c->expectation->statuses & ends_its_process) == 0;
+}
+
 /* The task that runs case `c`; `costly`: whether its device's start is
  * (adc_device_start_is_costly, asked once per device). */
 static struct adc_task task_of(struct sharing* sharing, const struct adc_session* session,
@@ -191,9 +204,7 @@ static struct adc_task task_of(struct sharing* sharing, const struct adc_session
       .timeout_seconds = adc_case_timeout(session, c),
       .mostly_waits = case_mostly_waits(c),
       .preloaded = c->device->driver->preload_runtime != NULL,
-      .group = adc_cases_share_processes(session, c->device) && !c->rule->needs_own_process
-                   ? group_of(sharing, session, c, costly)
-                   : NULL,
+      .group = may_share_a_process(session, c) ? group_of(sharing, session, c, costly) : NULL,
       .run_prepared = run_prepared_case,
       .resource = resource_of(sharing, session, c, costly),
       .start_seconds = costly ? start_bound(session, true) : 0,
