@@ -148,6 +148,38 @@ START_TEST(a_device_that_always_refuses_is_never_not_supported) {
 }
 END_TEST
 
+/* The starts the model was paid during one run of the reference producer
+ * on the simulated device, in prepared processes at --jobs 4, on the
+ * cases `filter` names (the model counts a byte per start in "starts"). */
+static long starts_for(const char* filter) {
+  use_model("0.05", NULL);
+  char starts_path[128];
+  snprintf(starts_path, sizeof(starts_path), "%s/starts", model_dir);
+  unlink(starts_path);
+  const char* args[] = {"--producer", "reference", "--device",    "simulated", "--filter", filter,
+                        "--jobs",     "4",         "--isolation", "shared",    NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_ptr_nonnull(report);
+  ck_assert_int_eq(exit_code, 0);
+  cJSON_Delete(report);
+  struct stat counted;
+  long starts = stat(starts_path, &counted) == 0 ? (long)counted.st_size : 0;
+  unlink(starts_path);
+  return starts;
+}
+
+/* On a device whose start is costly, a few cases share one prepared
+ * process rather than a process each for the --jobs free: 8 cases cost
+ * the probe's start and one process's (ADC_TASKS_PER_COSTLY_START), where
+ * starting a process per free job paid 5.  A run of many cases still
+ * starts several processes. */
+START_TEST(a_few_cases_on_a_costly_device_pay_one_start) {
+  ck_assert_int_eq(starts_for("simulated/array.*/int32_nulls"), 2);
+  ck_assert_int_gt(starts_for("simulated/*"), 3);
+}
+END_TEST
+
 int main(void) {
   Suite* suite = suite_create("costly_runtime_model");
   TCase* model = tcase_create("model");
@@ -155,6 +187,7 @@ int main(void) {
   tcase_add_test(model, a_costly_start_changes_no_status);
   tcase_add_test(model, a_client_limit_below_the_jobs_is_retried);
   tcase_add_test(model, a_device_that_always_refuses_is_never_not_supported);
+  tcase_add_test(model, a_few_cases_on_a_costly_device_pay_one_start);
   suite_add_tcase(suite, model);
   return run_suite(suite);
 }

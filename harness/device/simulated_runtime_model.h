@@ -10,7 +10,8 @@
  *       once, as NVIDIA's MPS daemon's client limit; an open beyond it is
  *       refused, "busy" (ADC_DEVICE_BUSY), as MPS refuses;
  *   ADC_SIMULATED_RUNTIME_DIR=DIR  where the model keeps its lock files
- *       (the start's, one per client); by default
+ *       (the start's, one per client) and "starts", a byte per start
+ *       paid; by default
  *       /tmp/adc-simulated-runtime-<uid>: every run of the machine shares
  *       it, as they would a GPU.
  *

@@ -58,6 +58,7 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   queue->group_cursor[1] = adc_parent_only_calloc(n, sizeof(*queue->group_cursor[1]));
   queue->group_pending = adc_parent_only_calloc(n, sizeof(*queue->group_pending));
   queue->group_starting = adc_parent_only_calloc(n, sizeof(*queue->group_starting));
+  queue->group_alive = adc_parent_only_calloc(n, sizeof(*queue->group_alive));
   queue->group_alone = adc_parent_only_calloc(n, sizeof(*queue->group_alone));
   size_t r = run->n_resources + 1;
   queue->resources = run->resources;
@@ -70,8 +71,9 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   queue->refusal = adc_parent_only_calloc(r, sizeof(*queue->refusal));
   if (!queue->state || !queue->alone || !queue->groups || !queue->group_of || !queue->group_tasks ||
       !queue->group_first || !queue->group_size || !queue->group_cursor[0] || !queue->group_cursor[1] ||
-      !queue->group_pending || !queue->group_starting || !queue->group_alone || !queue->holders ||
-      !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up || !queue->refusal) {
+      !queue->group_pending || !queue->group_starting || !queue->group_alive || !queue->group_alone ||
+      !queue->holders || !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up ||
+      !queue->refusal) {
     adc_task_queue_free(queue);
     return -1;
   }
@@ -82,12 +84,12 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
 }
 
 void adc_task_queue_free(struct adc_task_queue* queue) {
-  void* blocks[] = {queue->state,         queue->alone,           queue->groups,
-                    queue->group_of,      queue->group_tasks,     queue->group_first,
-                    queue->group_size,    queue->group_cursor[0], queue->group_cursor[1],
-                    queue->group_pending, queue->group_starting,  queue->group_alone,
-                    queue->holders,       queue->limit,           queue->refusals_in_row,
-                    queue->not_before,    queue->given_up,        queue->refusal};
+  void* blocks[] = {
+      queue->state,           queue->alone,         queue->groups,         queue->group_of,
+      queue->group_tasks,     queue->group_first,   queue->group_size,     queue->group_cursor[0],
+      queue->group_cursor[1], queue->group_pending, queue->group_starting, queue->group_alive,
+      queue->group_alone,     queue->holders,       queue->limit,          queue->refusals_in_row,
+      queue->not_before,      queue->given_up,      queue->refusal};
   for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) adc_parent_only_free(blocks[b]);
   memset(queue, 0, sizeof(*queue));
 }
@@ -184,9 +186,18 @@ static bool passed_over(const struct scan* scan, size_t g, int resource) {
          (resource >= 0 && resource < SCAN_MEMORY && scan->resource_full[resource]);
 }
 
+/* Whether group `g` has tasks waiting enough for another prepared
+ * process (adc_task_queue_next_start). */
+static bool worth_another_process(const struct adc_task_queue* queue, size_t g) {
+  size_t pending = queue->group_pending[g];
+  if (pending <= (size_t)queue->group_starting[g]) return false;
+  bool costly = adc_task_queue_resource_of(queue, queue->group_tasks[queue->group_first[g]]) >= 0;
+  return !costly || pending > (size_t)queue->group_alive[g] * ADC_TASKS_PER_COSTLY_START;
+}
+
 /* From the plan, tasks of kind `kind`: the first whose device admits a
  * process, run alone or by a new prepared process of its group (while
- * the group has more tasks waiting than processes starting). */
+ * worth_another_process). */
 static bool next_planned(struct adc_task_queue* queue, int kind, double now, size_t* task, size_t* group,
                          void (*give_up)(size_t, const char*, void*), void* context) {
   advance_plan(queue, kind);
@@ -213,8 +224,9 @@ static bool next_planned(struct adc_task_queue* queue, int kind, double now, siz
       *group = ADC_NO_GROUP;
       return true;
     }
-    if (queue->group_pending[g] > (size_t)queue->group_starting[g]) {
+    if (worth_another_process(queue, g)) {
       queue->group_starting[g]++;
+      queue->group_alive[g]++;
       *group = g;
       return true;
     }
@@ -263,6 +275,10 @@ void adc_task_queue_prepared_ready(struct adc_task_queue* queue, size_t group) {
 void adc_task_queue_prepared_failed(struct adc_task_queue* queue, size_t group, bool run_alone) {
   queue->group_starting[group]--;
   if (run_alone) queue->group_alone[group] = true;
+}
+
+void adc_task_queue_prepared_ended(struct adc_task_queue* queue, size_t group) {
+  queue->group_alive[group]--;
 }
 
 void adc_task_queue_run_alone(struct adc_task_queue* queue, size_t task) {

@@ -50,6 +50,7 @@ struct adc_task_queue {
   size_t* group_cursor[2]; /* per group and kind: the next of its tasks that may be PENDING */
   size_t* group_pending;   /* per group: its PENDING tasks */
   int* group_starting;     /* per group: its prepared processes not yet ready */
+  int* group_alive;        /* per group: its prepared processes started and not yet ended */
   bool* group_alone;       /* per group: its processes cannot be prepared; its tasks run alone */
   /* Per resource (adc_task_run.resources): processes holding it now, how
    * many it admits, refusals in a row, no start before this moment, and
@@ -77,10 +78,20 @@ int adc_task_queue_resource_of(const struct adc_task_queue* queue, size_t task);
  * index, or ADC_NO_GROUP when it runs alone. */
 size_t adc_task_queue_shared_group(const struct adc_task_queue* queue, size_t task);
 
+/* Tasks a prepared process on a device whose start is costly (a task's
+ * resource: CUDA's context, which the driver creates one process at a
+ * time) must have waiting before another process of its group starts: a
+ * few tasks of milliseconds each end sooner in one process than in
+ * several that each wait for their start (the self-test's runs of three
+ * cases each paid three CUDA starts). */
+#define ADC_TASKS_PER_COSTLY_START 8
+
 /* What a free slot starts next, for a slot of the waiting kind or not:
  * true with `*task` (taken: RUNNING, out of the alone list) to run alone,
  * or with `*group` set to the group a new prepared process serves (no
- * task taken: the process takes one once it is ready).  A task of a device
+ * task taken: the process takes one once it is ready), while the group
+ * has more tasks waiting than processes starting and, on a costly device,
+ * more than ADC_TASKS_PER_COSTLY_START for each of its processes alive.  A task of a device
  * that gave up is ended first through `give_up` (the caller settles it).
  * False when nothing may start now. */
 bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, double now, size_t* task,
@@ -97,6 +108,9 @@ bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bo
  * prepared (its tasks run alone from now on). */
 void adc_task_queue_prepared_ready(struct adc_task_queue* queue, size_t group);
 void adc_task_queue_prepared_failed(struct adc_task_queue* queue, size_t group, bool run_alone);
+
+/* A prepared process of `group` ended (reaped, or never started). */
+void adc_task_queue_prepared_ended(struct adc_task_queue* queue, size_t group);
 
 /* A task goes back to wait for a process of its own (run again alone). */
 void adc_task_queue_run_alone(struct adc_task_queue* queue, size_t task);

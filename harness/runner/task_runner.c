@@ -540,6 +540,7 @@ static void finish(struct run_state* state, struct adc_slot* slot, int wait_stat
   if (state->run->process_log_dir != NULL) adc_take_process_log(slot, state->run->process_log_dir);
   adc_task_queue_release(&state->queue, slot->resource);
   if (slot->prepared) {
+    adc_task_queue_prepared_ended(&state->queue, slot->group);
     finish_prepared(state, slot, wait_status);
   } else {
     finish_alone(state, slot, wait_status);
@@ -608,6 +609,7 @@ static void start_free_slots(struct run_state* state) {
       adc_task_queue_run_alone(&state->queue, index);
     } else if (state->status != 0) {
       adc_task_queue_prepared_failed(&state->queue, group, false);
+      adc_task_queue_prepared_ended(&state->queue, group);
     }
   }
 }
