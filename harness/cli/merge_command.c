@@ -1,6 +1,7 @@
 /* adc-conform merge: the reports of a run's shards (--shard INDEX/COUNT,
  * run on one machine or several) made into the report of the whole run
- * (report/report_merge.h), with the run's console verdict and exit status. */
+ * (report/report_merge.h), judged again as a run is judged, with the
+ * run's console verdict and exit status. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "cli/subcommands.h"
 #include "report/console_style.h"
 #include "report/json_file.h"
+#include "report/report.h"
 #include "report/report_merge.h"
 
 static void print_merge_usage(void) {
@@ -78,9 +80,15 @@ int adc_merge_command(int argc, char** argv) {
   if (adc_merge_reports((const char* const*)argv + optind, (size_t)(argc - optind), &merged, &error) != 0) {
     return adc_cli_bad_input(&error);
   }
-  if (options.report_json != NULL && adc_write_json_file(options.report_json, merged.root, &error) != 0) {
-    adc_merged_report_free(&merged);
-    return adc_cli_bad_input(&error);
+  const struct adc_run_record* record = &merged.record;
+  if (options.report_json != NULL) {
+    cJSON* root = adc_merged_report_json(&merged);
+    int written = adc_write_json_file(options.report_json, root, &error);
+    cJSON_Delete(root);
+    if (written != 0) {
+      adc_merged_report_free(&merged);
+      return adc_cli_bad_input(&error);
+    }
   }
   char shards_text[64];
   if (merged.shard_count == 1) {
@@ -90,11 +98,10 @@ int adc_merge_command(int argc, char** argv) {
   }
   /* "Merged 3 shards' reports into ALL.json: 57 cases: 50 pass, 7 not_supported." */
   printf("Merged %s%s%s: %zu cases", shards_text, options.report_json != NULL ? " into " : "",
-         options.report_json != NULL ? options.report_json : "", merged.summary.cases);
-  adc_print_status_counts(stdout, &merged.summary);
-  adc_print_verdict(stdout, &merged.summary, &merged.outcome, merged.with_expectations,
-                    adc_console_wants_colour(stdout));
-  int exit_code = adc_run_exit_status(&merged.summary, &merged.outcome);
+         options.report_json != NULL ? options.report_json : "", record->summary.cases);
+  adc_print_status_counts(stdout, record);
+  adc_print_verdict(stdout, record, adc_console_wants_colour(stdout));
+  int exit_code = record->exit_status;
   adc_merged_report_free(&merged);
   return exit_code;
 }
