@@ -221,7 +221,7 @@ static void set_statuses(cJSON* report, const char* role, const char* status) {
   }
 }
 
-/* verify judges each side the run tested as the run does (verdict.c): a
+/* verify judges each side the run tested as the run does (harness/outcome/verdict.c): a
  * side with no MUST case judged breaks the claim though the other side's
  * cases pass, and the reason is the run's. */
 START_TEST(test_claim_check_judges_each_side) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outcome/record_of_run.h"
 #include "report/journal.h"
 #include "report/report.h"
 #include "rule_api/rule.h"
@@ -286,11 +287,13 @@ START_TEST(journal_carries_the_expectation) {
   snprintf(c.id, sizeof(c.id), "cpu/%s/int32_nulls", c.rule->id);
   adc_expectations_match(&expectations, &c, 1);
   struct adc_task_result result = {.status = ADC_FAIL};
+  struct adc_case_record ended;
+  adc_case_record_of_run(&c, &result, &ended);
   char report_path[32];
   write_file(report_path, "");
   struct adc_journal* journal = adc_journal_open(report_path, &session, 1, &error);
   ck_assert_ptr_nonnull(journal);
-  adc_journal_add(journal, &c, &result);
+  adc_journal_add(journal, &ended);
   adc_journal_close(journal, false); /* no report replaced it: the journal stays */
   char journal_path[64];
   snprintf(journal_path, sizeof(journal_path), "%s.journal", report_path);
@@ -306,7 +309,7 @@ START_TEST(journal_carries_the_expectation) {
   cJSON* head = cJSON_Parse(header);
   ck_assert_str_eq(cJSON_GetObjectItem(head, "expectations")->valuestring, expect);
   cJSON* item = cJSON_Parse(line);
-  cJSON* reported = adc_case_json(&c, &result);
+  cJSON* reported = adc_case_json(&ended);
   ck_assert(cJSON_Compare(item, reported, true));
   const cJSON* expectation = cJSON_GetObjectItem(item, "expectation");
   ck_assert_str_eq(cJSON_GetObjectItem(expectation, "outcome")->valuestring, "unexpected_status");

@@ -191,6 +191,103 @@ START_TEST(a_failing_shard_fails_the_merge) {
 }
 END_TEST
 
+/* `text` without what differs from one run to the next: the values of
+ * JUnit's time and timestamp attributes and TAP's duration_ms (a new
+ * string; free it). */
+static char* masked(const char* text) {
+  static const char* const keys[] = {" time=\"", " timestamp=\"", "duration_ms: "};
+  char* out = malloc(strlen(text) + 1);
+  ck_assert_ptr_nonnull(out);
+  size_t used = 0;
+  for (const char* p = text; *p != '\0';) {
+    size_t key_length = 0;
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && key_length == 0; k++) {
+      if (strncmp(p, keys[k], strlen(keys[k])) == 0) key_length = strlen(keys[k]);
+    }
+    if (key_length == 0) {
+      out[used++] = *p++;
+      continue;
+    }
+    memcpy(out + used, p, key_length);
+    used += key_length;
+    for (p += key_length; *p != '\0' && *p != '"' && *p != '\n';) p++;
+  }
+  out[used] = '\0';
+  return out;
+}
+
+/* Files `a` and `b` hold the same text but for masked(). */
+static void assert_same_but_times(const char* a, const char* b) {
+  char* x = read_text_file(a);
+  char* y = read_text_file(b);
+  ck_assert_ptr_nonnull(x);
+  ck_assert_ptr_nonnull(y);
+  char* mx = masked(x);
+  char* my = masked(y);
+  ck_assert_msg(strcmp(mx, my) == 0, "%s and %s differ:\n%.2000s\n----\n%.2000s", a, b, mx, my);
+  free(mx);
+  free(my);
+  free(x);
+  free(y);
+}
+
+/* Merge writes the JUnit and TAP reports the unsharded run writes, through
+ * the run's own writers: here of a twin judged against --expect, so that
+ * expected failures (TAP's TODO, JUnit's expectation property), an
+ * unexpected pass and the verdicts all come from the merged record. */
+START_TEST(merge_writes_the_runs_junit_and_tap) {
+  struct folder f;
+  make_folder(&f);
+  const char* expect = in_folder(&f, 0, "expect.txt");
+  write_text(expect,
+             "cpu/array.data.matches_fixture/[!i]* fail altered on purpose\n"
+             "cpu/array.data.matches_fixture/int32_empty fail passes: an unexpected pass\n");
+  const char* whole_junit = in_folder(&f, 1, "whole.xml");
+  const char* shards[] = {in_folder(&f, 2, "1.json"), in_folder(&f, 3, "2.json"), NULL};
+  char* whole_tap = NULL;
+  for (int s = -1; s < 2; s++) {
+    const char* args[] = {"--fixtures",
+                          SOURCE_PATH("fixtures/data"),
+                          "--producer",
+                          WRONG_VALUE_TWIN,
+                          "--filter",
+                          "cpu/array.data.*",
+                          "--expect",
+                          expect,
+                          "--jobs",
+                          "2",
+                          s < 0 ? "--junit" : "--report-json",
+                          s < 0 ? whole_junit : shards[s],
+                          s < 0 ? "--tap" : "--shard",
+                          s < 0    ? NULL
+                          : s == 0 ? "1/2"
+                                   : "2/2",
+                          NULL};
+    struct run_result run = run_conform(args);
+    ck_assert_msg(run.exit_code == 1, "exit %d: %s", run.exit_code, run.err);
+    if (s < 0) whole_tap = strdup(run.out);
+    run_result_free(&run);
+  }
+  const char* merged_junit = in_folder(&f, 4, "merged.xml");
+  const char* args[] = {"merge", shards[1], shards[0], "--junit", merged_junit, "--tap", NULL};
+  struct run_result run = run_conform(args);
+  ck_assert_msg(run.exit_code == 1, "exit %d: %s", run.exit_code, run.err);
+  ck_assert_msg(strstr(run.err, "Merged 2 shards' reports") != NULL, "%s", run.err);
+  const char* whole_tap_path = in_folder(&f, 5, "whole.tap");
+  const char* merged_tap_path = in_folder(&f, 6, "merged.tap");
+  write_text(whole_tap_path, whole_tap);
+  write_text(merged_tap_path, run.out);
+  run_result_free(&run);
+  free(whole_tap);
+  char* merged_tap = read_text_file(merged_tap_path);
+  ck_assert_msg(strstr(merged_tap, "# TODO expected (fail)") != NULL, "no TODO point: %s", merged_tap);
+  free(merged_tap);
+  assert_same_but_times(whole_tap_path, merged_tap_path);
+  assert_same_but_times(whole_junit, merged_junit);
+  remove_folder(&f);
+}
+END_TEST
+
 START_TEST(bad_reports_are_refused) {
   struct folder f;
   make_folder(&f);
@@ -352,6 +449,7 @@ int main(void) {
   tcase_set_timeout(tc, 240);
   tcase_add_test(tc, merged_shards_are_the_unsharded_run);
   tcase_add_test(tc, a_failing_shard_fails_the_merge);
+  tcase_add_test(tc, merge_writes_the_runs_junit_and_tap);
   tcase_add_test(tc, bad_reports_are_refused);
   tcase_add_test(tc, merge_has_its_usage);
   tcase_add_test(tc, command_lines_are_read_as_the_run_read_them);

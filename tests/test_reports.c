@@ -353,24 +353,37 @@ START_TEST(schema_names_what_the_code_names) {
     ck_assert_str_eq(cJSON_GetArrayItem(side_verdict_names, v)->valuestring,
                      adc_side_verdict_name((enum adc_side_verdict)v));
   }
-  /* The headlines, as the verdict of summaries that reach each. */
+  /* The headlines, as the verdict of records that reach each. */
   const cJSON* summary_properties = cJSON_GetObjectItem(cJSON_GetObjectItem(defs, "summary"), "properties");
   const cJSON* headlines = cJSON_GetObjectItem(cJSON_GetObjectItem(summary_properties, "verdict"), "enum");
-  struct adc_summary summary;
-  adc_summary_begin(&summary, true, false);
-  const struct adc_run_outcome finished = {0.0, 0}, interrupted = {0.0, SIGINT};
-  const struct adc_counted_case passing = {"c", ADC_ROLE_PRODUCER, ADC_MUST, ADC_PASS, "", NULL};
-  const struct adc_counted_case failing = {"c", ADC_ROLE_PRODUCER, ADC_MUST, ADC_FAIL, "", NULL};
-  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_NOT_SHOWN)->valuestring,
-                   adc_verdict_headline(&summary, &finished));
-  adc_summary_count(&summary, &passing);
-  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_CONFORMS)->valuestring,
-                   adc_verdict_headline(&summary, &finished));
-  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_INCOMPLETE)->valuestring,
-                   adc_verdict_headline(&summary, &interrupted));
-  adc_summary_count(&summary, &failing);
-  ck_assert_str_eq(cJSON_GetArrayItem(headlines, ADC_RUN_DOES_NOT_CONFORM)->valuestring,
-                   adc_verdict_headline(&summary, &finished));
+  const struct adc_case_record passing = {.id = "c",
+                                          .rule = "r",
+                                          .clause = "",
+                                          .sentence = "",
+                                          .method = "",
+                                          .role = ADC_ROLE_PRODUCER,
+                                          .severity = ADC_MUST,
+                                          .device = "cpu",
+                                          .fixture = "f",
+                                          .status = ADC_PASS,
+                                          .message = "",
+                                          .left_behind = "",
+                                          .shared_message = ""};
+  struct adc_case_record failing = passing;
+  failing.status = ADC_FAIL;
+  const struct adc_case_record* cases[][2] = {
+      {&passing, NULL}, {NULL, NULL}, {&passing, &failing}, {&passing, NULL}};
+  for (int verdict = ADC_RUN_CONFORMS; verdict <= ADC_RUN_INCOMPLETE; verdict++) {
+    struct adc_run_record record;
+    struct adc_error error;
+    ck_assert_int_eq(adc_run_record_begin(&record, 2, "producer.so", NULL, &error), 0);
+    for (int i = 0; i < 2 && cases[verdict][i] != NULL; i++) adc_run_record_add(&record, cases[verdict][i]);
+    record.interrupted_by = verdict == ADC_RUN_INCOMPLETE ? SIGINT : 0;
+    adc_run_record_finish(&record);
+    ck_assert_int_eq(record.verdict, verdict);
+    ck_assert_str_eq(cJSON_GetArrayItem(headlines, verdict)->valuestring, record.headline);
+    adc_run_record_free(&record);
+  }
   ck_assert_int_eq(cJSON_GetArraySize(headlines), ADC_RUN_INCOMPLETE + 1);
   ck_assert_int_eq(
       cJSON_GetObjectItem(cJSON_GetObjectItem(schema, "properties"), "schema_version")->child->valueint,

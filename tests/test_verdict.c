@@ -1,6 +1,6 @@
-/* One definition of a verdict, per side (harness/report/verdict.c): a side
+/* One definition of a verdict, per side (harness/outcome/verdict.c): a side
  * of which no MUST case was judged is never reported as conforming.  The
- * definition on summaries built case by case; then the runs that used to
+ * definition on run records built case by case; then the runs that used to
  * disagree with verify: a producer that loads in the preflight and in no
  * case process (fixtures/misbehaving/vanishes_after_load.c), in every
  * report, through merge and through certify and verify; and a GPU-only run
@@ -13,12 +13,13 @@
 #include <unistd.h>
 
 #include "device/device.h"
+#include "outcome/run_record.h"
 #include "report/report.h"
 #include "test_support.h"
 
 #define VANISHING_PRODUCER BUILD_PATH("libmisbehaving_vanishes_after_load.so")
 
-/* ---- The definition, on summaries counted from (role, severity, status). */
+/* ---- The definition, on run records of (role, severity, status). */
 
 struct triple {
   enum adc_role role;
@@ -29,51 +30,79 @@ struct triple {
 #define P ADC_ROLE_PRODUCER
 #define C ADC_ROLE_CONSUMER
 
-/* The summary of cases "case0", "case1", ... ending as `triples` say, none
- * matched by an --expect entry, each with the message "why <n>". */
-static struct adc_summary summary_of(bool producer_tested, bool consumer_tested, const struct triple* triples,
-                                     size_t n) {
-  struct adc_summary summary;
-  adc_summary_begin(&summary, producer_tested, consumer_tested);
-  for (size_t i = 0; i < n; i++) {
-    char id[32], message[32];
-    snprintf(id, sizeof(id), "case%zu", i);
-    snprintf(message, sizeof(message), "why %zu", i);
-    struct adc_counted_case counted = {id,  triples[i].role, triples[i].severity, triples[i].status, message,
-                                       NULL};
-    adc_summary_count(&summary, &counted);
+/* The IDs and messages of the cases: a record points at its strings. */
+static const char* const ids[] = {"case0", "case1", "case2", "case3", "case4", "case5"};
+static const char* const whys[] = {"why 0", "why 1", "why 2", "why 3", "why 4", "why 5"};
+
+/* The case `i` of a record of triples; `outcome`, where not NULL, is how it
+ * ended against an --expect entry that matched it. */
+static struct adc_case_record case_of(size_t i, const struct triple* t,
+                                      const enum adc_expectation_outcome* outcome) {
+  struct adc_case_record c = {.id = ids[i],
+                              .rule = "r",
+                              .clause = "",
+                              .sentence = "",
+                              .method = "",
+                              .role = t->role,
+                              .severity = t->severity,
+                              .device = "cpu",
+                              .fixture = "f",
+                              .status = t->status,
+                              .message = whys[i],
+                              .left_behind = "",
+                              .shared_message = ""};
+  if (outcome != NULL) {
+    c.has_expectation = true;
+    c.expectation = (struct adc_case_expectation){"*", "fail", "known", 1};
+    c.outcome = *outcome;
   }
-  return summary;
-}
-#define SUMMARY_OF(producer_tested, consumer_tested, triples) \
-  summary_of(producer_tested, consumer_tested, triples, sizeof(triples) / sizeof(triples[0]))
-
-static const struct adc_run_outcome finished = {1.0, 0};
-
-static void assert_side(const struct adc_summary* summary, enum adc_role role, enum adc_side_verdict verdict,
-                        const char* reason) {
-  const struct adc_side_summary* side = &summary->sides[role];
-  ck_assert_str_eq(adc_side_verdict_name(adc_side_verdict(side)), adc_side_verdict_name(verdict));
-  char text[ADC_SIDE_REASON_SIZE];
-  adc_side_verdict_reason(side, text, sizeof(text));
-  ck_assert_str_eq(text, reason);
+  return c;
 }
 
-static void assert_run(const struct adc_summary* summary, const struct adc_run_outcome* outcome,
-                       const char* headline, int exit_status) {
-  ck_assert_str_eq(adc_verdict_headline(summary, outcome), headline);
-  ck_assert_int_eq(adc_run_conforms(summary, outcome), strcmp(headline, "CONFORMS") == 0);
-  ck_assert_int_eq(adc_run_exit_status(summary, outcome), exit_status);
+/* The record (begun with room for six cases) of cases "case0", "case1",
+ * ... ending as `triples` say, none matched by an --expect entry, each
+ * with the message "why <n>", finished as a run interrupted by
+ * `interrupted_by` (0: complete). */
+static void record_of(struct adc_run_record* record, bool producer_tested, bool consumer_tested,
+                      const struct triple* triples, size_t n, int interrupted_by) {
+  struct adc_error error;
+  ck_assert_int_eq(adc_run_record_begin(record, 6, producer_tested ? "producer.so" : NULL,
+                                        consumer_tested ? "consumer.so" : NULL, &error),
+                   0);
+  ck_assert_uint_le(n, 6);
+  for (size_t i = 0; i < n; i++) {
+    struct adc_case_record c = case_of(i, &triples[i], NULL);
+    adc_run_record_add(record, &c);
+  }
+  record->interrupted_by = interrupted_by;
+  adc_run_record_finish(record);
+}
+#define RECORD_OF(record, producer_tested, consumer_tested, triples) \
+  record_of(record, producer_tested, consumer_tested, triples, sizeof(triples) / sizeof(triples[0]), 0)
+
+static void assert_side(const struct adc_run_record* record, enum adc_role role,
+                        enum adc_side_verdict verdict, const char* reason) {
+  const struct adc_side_record* side = &record->sides[role];
+  ck_assert_str_eq(adc_side_verdict_name(side->verdict), adc_side_verdict_name(verdict));
+  ck_assert_str_eq(side->reason, reason);
+}
+
+/* Checks the run's verdict and frees the record. */
+static void assert_run(struct adc_run_record* record, const char* headline, int exit_status) {
+  ck_assert_str_eq(record->headline, headline);
+  ck_assert_int_eq(record->conforms, strcmp(headline, "CONFORMS") == 0);
+  ck_assert_int_eq(record->exit_status, exit_status);
+  adc_run_record_free(record);
 }
 
 START_TEST(passes_and_not_supported_conform) {
   const struct triple cases[] = {
       {P, ADC_MUST, ADC_PASS}, {P, ADC_MUST, ADC_NOT_SUPPORTED}, {P, ADC_MUST, ADC_PASS}};
-  struct adc_summary summary = SUMMARY_OF(true, false, cases);
-  assert_side(&summary, P, ADC_SIDE_CONFORMS,
-              "2 of its 3 MUST cases passed, none failed or ended unresolved");
-  assert_side(&summary, C, ADC_SIDE_NOT_TESTED, "not named on the command line");
-  assert_run(&summary, &finished, "CONFORMS", EXIT_SUCCESS);
+  struct adc_run_record record;
+  RECORD_OF(&record, true, false, cases);
+  assert_side(&record, P, ADC_SIDE_CONFORMS, "2 of its 3 MUST cases passed, none failed or ended unresolved");
+  assert_side(&record, C, ADC_SIDE_NOT_TESTED, "not named on the command line");
+  assert_run(&record, "CONFORMS", EXIT_SUCCESS);
 }
 END_TEST
 
@@ -84,10 +113,11 @@ START_TEST(a_side_all_unresolved_is_not_shown) {
                                  {P, ADC_SHOULD, ADC_UNRESOLVED},
                                  {P, ADC_MUST, ADC_UNRESOLVED},
                                  {C, ADC_MUST, ADC_PASS}};
-  struct adc_summary summary = SUMMARY_OF(true, true, cases);
-  assert_side(&summary, P, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case0: why 0");
-  assert_side(&summary, C, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
-  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  struct adc_run_record record;
+  RECORD_OF(&record, true, true, cases);
+  assert_side(&record, P, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case0: why 0");
+  assert_side(&record, C, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_run(&record, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
   ck_assert_int_ne(ADC_EXIT_NOT_SHOWN, EXIT_SUCCESS);
   ck_assert_int_ne(ADC_EXIT_NOT_SHOWN, EXIT_FAILURE);
 }
@@ -100,9 +130,10 @@ START_TEST(one_unresolved_case_holds_back_a_side) {
                                  {C, ADC_MUST, ADC_PASS},
                                  {C, ADC_MUST, ADC_UNRESOLVED},
                                  {C, ADC_MUST, ADC_UNRESOLVED}};
-  struct adc_summary summary = SUMMARY_OF(false, true, cases);
-  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case2: why 2");
-  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  struct adc_run_record record;
+  RECORD_OF(&record, false, true, cases);
+  assert_side(&record, C, ADC_SIDE_NOT_SHOWN, "2 MUST cases unresolved, the first: case2: why 2");
+  assert_run(&record, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
 }
 END_TEST
 
@@ -110,10 +141,11 @@ END_TEST
 START_TEST(all_not_supported_is_not_shown) {
   const struct triple cases[] = {
       {P, ADC_MUST, ADC_NOT_SUPPORTED}, {C, ADC_MUST, ADC_NOT_SUPPORTED}, {C, ADC_MUST, ADC_NOT_SUPPORTED}};
-  struct adc_summary summary = SUMMARY_OF(true, true, cases);
-  assert_side(&summary, P, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
-  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "its 2 MUST cases are all not_supported");
-  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  struct adc_run_record record;
+  RECORD_OF(&record, true, true, cases);
+  assert_side(&record, P, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
+  assert_side(&record, C, ADC_SIDE_NOT_SHOWN, "its 2 MUST cases are all not_supported");
+  assert_run(&record, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
 }
 END_TEST
 
@@ -121,10 +153,11 @@ END_TEST
  * only, showed nothing of its MUST rules. */
 START_TEST(a_side_without_must_cases_is_not_shown) {
   const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}, {C, ADC_SHOULD, ADC_PASS}};
-  struct adc_summary summary = SUMMARY_OF(true, true, cases);
-  assert_side(&summary, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
-  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "no MUST case of it ran");
-  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  struct adc_run_record record;
+  RECORD_OF(&record, true, true, cases);
+  assert_side(&record, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_side(&record, C, ADC_SIDE_NOT_SHOWN, "no MUST case of it ran");
+  assert_run(&record, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
 }
 END_TEST
 
@@ -135,9 +168,10 @@ START_TEST(should_shortfalls_leave_a_side_conforming) {
                                  {P, ADC_SHOULD, ADC_WARNING},
                                  {P, ADC_SHOULD, ADC_CRASH},
                                  {P, ADC_SHOULD, ADC_UNRESOLVED}};
-  struct adc_summary summary = SUMMARY_OF(true, false, cases);
-  assert_side(&summary, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
-  assert_run(&summary, &finished, "CONFORMS", EXIT_SUCCESS);
+  struct adc_run_record record;
+  RECORD_OF(&record, true, false, cases);
+  assert_side(&record, P, ADC_SIDE_CONFORMS, "1 of its 1 MUST case passed, none failed or ended unresolved");
+  assert_run(&record, "CONFORMS", EXIT_SUCCESS);
 }
 END_TEST
 
@@ -148,47 +182,56 @@ START_TEST(a_failing_side_does_not_conform) {
                                  {P, ADC_MUST, ADC_TIMEOUT},
                                  {P, ADC_MUST, ADC_FAIL},
                                  {C, ADC_MUST, ADC_NOT_SUPPORTED}};
-  struct adc_summary summary = SUMMARY_OF(true, true, cases);
-  assert_side(&summary, P, ADC_SIDE_DOES_NOT_CONFORM,
+  struct adc_run_record record;
+  RECORD_OF(&record, true, true, cases);
+  assert_side(&record, P, ADC_SIDE_DOES_NOT_CONFORM,
               "2 MUST cases failed, crashed or timed out, the first: case2: timeout: why 2");
-  assert_side(&summary, C, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
-  assert_run(&summary, &finished, "DOES NOT CONFORM", EXIT_FAILURE);
+  assert_side(&record, C, ADC_SIDE_NOT_SHOWN, "its one MUST case is not_supported");
+  assert_run(&record, "DOES NOT CONFORM", EXIT_FAILURE);
 }
 END_TEST
 
 /* A failure --expect expects keeps the exit status from 1, not the side
  * from failing; the other side, not shown, then sets the exit status. */
 START_TEST(an_expected_failure_still_does_not_conform) {
-  struct adc_summary summary;
-  adc_summary_begin(&summary, true, true);
-  enum adc_expectation_outcome expected = ADC_EXPECTED_FAIL;
-  const struct adc_counted_case failing = {"cpu/r/f", P, ADC_MUST, ADC_FAIL, "known", &expected};
-  const struct adc_counted_case passing = {"cpu/s/f", P, ADC_MUST, ADC_PASS, "", NULL};
-  adc_summary_count(&summary, &failing);
-  adc_summary_count(&summary, &passing);
-  assert_side(&summary, P, ADC_SIDE_DOES_NOT_CONFORM,
-              "1 MUST case failed, crashed or timed out, the first: cpu/r/f: fail: known");
-  assert_run(&summary, &finished, "DOES NOT CONFORM", ADC_EXIT_NOT_SHOWN);
-  const struct adc_counted_case consumer = {"cpu/t/f", C, ADC_MUST, ADC_PASS, "", NULL};
-  adc_summary_count(&summary, &consumer);
-  assert_run(&summary, &finished, "DOES NOT CONFORM", EXIT_SUCCESS);
+  const struct triple failing = {P, ADC_MUST, ADC_FAIL}, passing = {P, ADC_MUST, ADC_PASS},
+                      consumer = {C, ADC_MUST, ADC_PASS};
+  const enum adc_expectation_outcome expected = ADC_EXPECTED_FAIL;
+  struct adc_run_record record;
+  struct adc_error error;
+  for (int consumer_passed = 0; consumer_passed < 2; consumer_passed++) {
+    ck_assert_int_eq(adc_run_record_begin(&record, 3, "producer.so", "consumer.so", &error), 0);
+    struct adc_case_record c = case_of(0, &failing, &expected);
+    adc_run_record_add(&record, &c);
+    ck_assert(!record.cases[0].fails_run);
+    c = case_of(1, &passing, NULL);
+    adc_run_record_add(&record, &c);
+    c = case_of(2, &consumer, NULL);
+    if (consumer_passed) adc_run_record_add(&record, &c);
+    adc_run_record_finish(&record);
+    assert_side(&record, P, ADC_SIDE_DOES_NOT_CONFORM,
+                "1 MUST case failed, crashed or timed out, the first: case0: fail: why 0");
+    ck_assert_uint_eq(record.summary.unexpected_failing_must_cases, 0);
+    assert_run(&record, "DOES NOT CONFORM", consumer_passed ? EXIT_SUCCESS : ADC_EXIT_NOT_SHOWN);
+  }
 }
 END_TEST
 
 START_TEST(an_interrupted_run_is_incomplete) {
   const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}, {P, ADC_MUST, ADC_UNRESOLVED}};
-  struct adc_summary summary = SUMMARY_OF(true, false, cases);
-  const struct adc_run_outcome interrupted = {1.0, SIGINT};
-  assert_run(&summary, &interrupted, "INCOMPLETE", 128 + SIGINT);
+  struct adc_run_record record;
+  record_of(&record, true, false, cases, 2, SIGINT);
+  assert_run(&record, "INCOMPLETE", 128 + SIGINT);
 }
 END_TEST
 
 /* A report that says no side was tested (edited by hand) shows nothing. */
 START_TEST(no_side_tested_shows_nothing) {
   const struct triple cases[] = {{P, ADC_MUST, ADC_PASS}};
-  struct adc_summary summary = SUMMARY_OF(false, false, cases);
-  assert_side(&summary, P, ADC_SIDE_NOT_TESTED, "not named on the command line");
-  assert_run(&summary, &finished, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
+  struct adc_run_record record;
+  RECORD_OF(&record, false, false, cases);
+  assert_side(&record, P, ADC_SIDE_NOT_TESTED, "not named on the command line");
+  assert_run(&record, "NOT SHOWN TO CONFORM", ADC_EXIT_NOT_SHOWN);
 }
 END_TEST
 

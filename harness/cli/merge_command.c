@@ -1,6 +1,8 @@
 /* adc-conform merge: the reports of a run's shards (--shard INDEX/COUNT,
- * run on one machine or several) made into the report of the whole run
- * (report/report_merge.h), with the run's console verdict and exit status. */
+ * run on one machine or several) made into the record of the whole run
+ * (report/report_merge.h), and from it every report the run writes, by
+ * the run's own writers and options, with its console verdict and exit
+ * status. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +10,14 @@
 #include "cli/subcommands.h"
 #include "report/console_style.h"
 #include "report/json_file.h"
+#include "report/report.h"
 #include "report/report_merge.h"
+#include "report/report_outputs.h"
 
 static void print_merge_usage(void) {
   printf(
-      "Usage: adc-conform merge REPORT.json... [--report-json FILE]\n"
+      "Usage: adc-conform merge REPORT.json... [--report-json FILE] [--junit FILE] [--tap]\n"
+      "                         [--verbose]\n"
       "\n"
       "Merges the JSON reports of the shards of one run (--shard 1/N to N/N) into the\n"
       "report that the run unsharded would have written: its cases in the run's order,\n"
@@ -20,11 +25,19 @@ static void print_merge_usage(void) {
       "command line and environment.  Every shard must be given, once; the reports must\n"
       "come from this adc-conform's build (version and commit) and share their command\n"
       "line but for --report-json, --junit, --tap, --shard, --verbose and --jobs.  A\n"
-      "report of a run without --shard is a whole run: it merges only alone.\n"
+      "report of a run without --shard is a whole run: it merges only alone.  Every\n"
+      "report is written as the unsharded run writes it, from the merged cases.\n"
       "\n"
       "  --report-json FILE          write the merged report (schema:\n"
       "                              harness/report/report.schema.json)\n"
+      "  --junit FILE                write the run's JUnit XML report\n"
+      "  --tap                       the run's TAP version 14 on standard output; the\n"
+      "                              console lines go to standard error\n"
+      "  --verbose                   first one console line per case, as a run's --verbose\n"
       "  --help                      this text\n"
+      "\n"
+      "With GITHUB_ACTIONS=true, the run's annotations follow on the console's stream\n"
+      "and its summary is appended to $GITHUB_STEP_SUMMARY, as a run does.\n"
       "\n"
       "Exit status: as the unsharded run's (0, 1, 3, or 128 + the signal when a shard\n"
       "was interrupted); 2 when the reports cannot be merged, one line saying why.\n");
@@ -33,23 +46,36 @@ static void print_merge_usage(void) {
 /* The command's options; the report paths are what getopt_long leaves. */
 struct merge_options {
   const char* report_json; /* NULL when not given */
+  struct adc_report_outputs outputs;
+  bool verbose;
   bool help;
 };
 
 static int parse_merge_options(int argc, char** argv, struct merge_options* out, struct adc_error* error) {
   static const struct option long_options[] = {
       {"report-json", required_argument, NULL, 'j'},
+      {"junit", required_argument, NULL, 'u'},
+      {"tap", no_argument, NULL, 't'},
+      {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
-  out->report_json = NULL;
-  out->help = false;
+  *out = (struct merge_options){NULL, {NULL, false}, false, false};
   opterr = 0;
   int option;
   while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
     switch (option) {
       case 'j':
         out->report_json = optarg;
+        break;
+      case 'u':
+        out->outputs.junit = optarg;
+        break;
+      case 't':
+        out->outputs.tap = true;
+        break;
+      case 'v':
+        out->verbose = true;
         break;
       case 'h':
         out->help = true;
@@ -78,10 +104,20 @@ int adc_merge_command(int argc, char** argv) {
   if (adc_merge_reports((const char* const*)argv + optind, (size_t)(argc - optind), &merged, &error) != 0) {
     return adc_cli_bad_input(&error);
   }
-  if (options.report_json != NULL && adc_write_json_file(options.report_json, merged.root, &error) != 0) {
-    adc_merged_report_free(&merged);
-    return adc_cli_bad_input(&error);
+  const struct adc_run_record* record = &merged.record;
+  if (options.report_json != NULL) {
+    cJSON* root = adc_merged_report_json(&merged);
+    int written = adc_write_json_file(options.report_json, root, &error);
+    cJSON_Delete(root);
+    if (written != 0) {
+      adc_merged_report_free(&merged);
+      return adc_cli_bad_input(&error);
+    }
   }
+  /* With --tap, standard output carries TAP alone, as in a run. */
+  FILE* console = options.outputs.tap ? stderr : stdout;
+  bool colour = adc_console_wants_colour(console);
+  if (options.verbose) adc_print_console_cases(console, record, colour);
   char shards_text[64];
   if (merged.shard_count == 1) {
     snprintf(shards_text, sizeof(shards_text), "the report of an unsharded run");
@@ -89,12 +125,14 @@ int adc_merge_command(int argc, char** argv) {
     snprintf(shards_text, sizeof(shards_text), "%d shards' reports", merged.shard_count);
   }
   /* "Merged 3 shards' reports into ALL.json: 57 cases: 50 pass, 7 not_supported." */
-  printf("Merged %s%s%s: %zu cases", shards_text, options.report_json != NULL ? " into " : "",
-         options.report_json != NULL ? options.report_json : "", merged.summary.cases);
-  adc_print_status_counts(stdout, &merged.summary);
-  adc_print_verdict(stdout, &merged.summary, &merged.outcome, merged.with_expectations,
-                    adc_console_wants_colour(stdout));
-  int exit_code = adc_run_exit_status(&merged.summary, &merged.outcome);
+  fprintf(console, "Merged %s%s%s: %zu cases", shards_text, options.report_json != NULL ? " into " : "",
+          options.report_json != NULL ? options.report_json : "", record->summary.cases);
+  adc_print_status_counts(console, record);
+  adc_print_verdict(console, record, colour);
+  int exit_code = record->exit_status;
+  if (adc_write_report_outputs(record, &options.outputs, console, &error) != 0) {
+    exit_code = adc_cli_bad_input(&error);
+  }
   adc_merged_report_free(&merged);
   return exit_code;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "report/report.h"
+#include "runner/session.h"
 #include "support/error.h"
 
 #define ADC_MAX_FILTERS 16

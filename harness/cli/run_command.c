@@ -13,10 +13,12 @@
 #include "cli/options.h"
 #include "cli/subcommands.h"
 #include "cli/wrapped_harness.h"
+#include "outcome/record_of_run.h"
 #include "report/console_style.h"
 #include "report/journal.h"
 #include "report/progress.h"
 #include "report/report.h"
+#include "report/report_outputs.h"
 #include "runner/case_plan.h"
 #include "runner/device_probe.h"
 #include "runner/fixture_set.h"
@@ -120,7 +122,11 @@ struct case_listeners {
 
 static void case_ended(const struct adc_case* c, const struct adc_task_result* result, void* context) {
   struct case_listeners* listeners = context;
-  if (listeners->journal != NULL) adc_journal_add(listeners->journal, c, result);
+  if (listeners->journal != NULL) {
+    struct adc_case_record record;
+    adc_case_record_of_run(c, result, &record);
+    adc_journal_add(listeners->journal, &record);
+  }
   adc_progress_case_ended(&listeners->progress, result->status);
 }
 
@@ -133,22 +139,6 @@ static void warn_unmatched(const struct adc_expectations* expectations) {
     fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this run\n", expectations->path,
             entry->line, entry->glob);
   }
-}
-
-/* The reports written after the run besides the console and the JSON
- * report: returns 0, or -1 with the reason. */
-static int write_other_reports(const struct adc_options* options, const struct adc_session* session,
-                               const struct adc_case* cases, const struct adc_task_result* results, size_t n,
-                               const struct adc_run_outcome* outcome, FILE* console,
-                               struct adc_error* error) {
-  if (options->tap) adc_print_tap_report(stdout, session, cases, results, n, outcome);
-  if (adc_github_actions()) {
-    adc_print_github_annotations(console, session, cases, results, n);
-    if (adc_append_github_summary(session, cases, results, n, outcome, error) != 0) return -1;
-  }
-  if (options->junit != NULL)
-    return adc_write_junit_report(options->junit, session, cases, results, n, outcome, error);
-  return 0;
 }
 
 /* Runs the cases and reports them, the JSON report through a journal kept
@@ -176,18 +166,26 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
     return adc_cli_bad_input(&error);
   }
   struct adc_run_outcome outcome = {adc_now_seconds() - started, adc_run_interrupted_by()};
+  /* The run judged once: every report below reads this record. */
+  struct adc_run_record record;
+  if (adc_run_record_of_run(&record, session, cases, results, n, &outcome, &error) != 0) {
+    adc_parent_only_free(results);
+    adc_journal_close(listeners.journal, false);
+    return adc_cli_bad_input(&error);
+  }
   struct adc_console_style style = {options->verbose, adc_console_wants_colour(console)};
-  adc_print_console_report(console, session, cases, results, n, &outcome, &style);
-  fprintf(console, "Wall time: %.3f s\n", outcome.wall_seconds);
-  struct adc_summary summary = adc_summarize(session, cases, results, n);
-  int exit_code = adc_run_exit_status(&summary, &outcome);
+  adc_print_console_report(console, &record, &style);
+  fprintf(console, "Wall time: %.3f s\n", record.wall_seconds);
+  int exit_code = record.exit_status;
   /* The canonical record first: the journal goes only once it is written. */
-  bool written = options->report_json == NULL || adc_write_json_report(options->report_json, session, cases,
-                                                                       results, n, &outcome, &error) == 0;
+  bool written =
+      options->report_json == NULL || adc_write_json_report(options->report_json, &record, &error) == 0;
   adc_journal_close(listeners.journal, written);
-  if (!written || write_other_reports(options, session, cases, results, n, &outcome, console, &error) != 0) {
+  struct adc_report_outputs outputs = {options->junit, options->tap};
+  if (!written || adc_write_report_outputs(&record, &outputs, console, &error) != 0) {
     exit_code = adc_cli_bad_input(&error);
   }
+  adc_run_record_free(&record);
   adc_parent_only_free(results);
   return exit_code;
 }

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "outcome/record_of_report.h"
 #include "report/bundle.h"
 #include "report/report.h"
-#include "report/summary_of_report.h"
 #include "rule_api/status.h"
 
 static const char* string_at(const cJSON* object, const char* key) {
@@ -139,15 +139,18 @@ struct case_tally {
   size_t should_shortfalls;            /* SHOULD cases ending other than pass or not_supported */
 };
 
-/* Counts the case into `summary` (the verdict's) and `tally` (the
- * scope's), and names it among the reasons where it breaks the claim. */
-static void judge_case(const cJSON* item, const cJSON* environment, struct adc_summary* summary,
+/* Adds the case to `record` (the verdict's) and counts it into `tally`
+ * (the scope's), and names it among the reasons where it breaks the
+ * claim. */
+static void judge_case(const cJSON* item, const cJSON* environment, struct adc_run_record* record,
                        struct case_tally* tally, struct adc_reason_list* reasons) {
   const char* id = or_missing(string_at(item, "id"));
-  if (!adc_summary_count_report_case(summary, item)) {
+  struct adc_case_record c;
+  if (!adc_case_record_of_json(item, &c)) {
     adc_reason_add(reasons, "report.json: case %s has no known role, severity and status", id);
     return;
   }
+  adc_run_record_add(record, &c);
   if (cJSON_GetObjectItemCaseSensitive(item, "expectation") != NULL) {
     adc_reason_add(reasons, "report.json: case %s was judged against an --expect entry", id);
   }
@@ -171,26 +174,21 @@ static void judge_case(const cJSON* item, const cJSON* environment, struct adc_s
   }
 }
 
-/* The run's verdict on each side it tested (verdict.c, as the run itself
- * printed it): a claim holds only where the run says CONFORMS. */
-static void check_verdict(const struct adc_summary* summary, struct adc_reason_list* reasons) {
-  /* An interrupted run is a reason of its own (adc_check_claim). */
-  const struct adc_run_outcome complete = {0.0, 0};
-  enum adc_run_verdict verdict = adc_run_verdict(summary, &complete);
-  if (verdict == ADC_RUN_CONFORMS) return;
+/* The run's verdict on each side it tested (the record's, as the run
+ * itself printed it): a claim holds only where the run says CONFORMS.
+ * The record was finished as a complete run: an interrupted one is a
+ * reason of its own (adc_check_claim). */
+static void check_verdict(const struct adc_run_record* record, struct adc_reason_list* reasons) {
+  if (record->verdict == ADC_RUN_CONFORMS) return;
   size_t before = reasons->count;
   for (int role = 0; role < ADC_ROLE_COUNT; role++) {
-    const struct adc_side_summary* side = &summary->sides[role];
-    enum adc_side_verdict side_verdict = adc_side_verdict(side);
-    if (side_verdict == ADC_SIDE_NOT_TESTED || side_verdict == ADC_SIDE_CONFORMS) continue;
-    char reason[ADC_SIDE_REASON_SIZE];
-    adc_side_verdict_reason(side, reason, sizeof(reason));
+    const struct adc_side_record* side = &record->sides[role];
+    if (side->verdict == ADC_SIDE_NOT_TESTED || side->verdict == ADC_SIDE_CONFORMS) continue;
     adc_reason_add(reasons, "report.json: the %s %s: %s", adc_role_name((enum adc_role)role),
-                   adc_side_verdict_words(side_verdict), reason);
+                   adc_side_verdict_words(side->verdict), side->reason);
   }
   if (reasons->count == before) {
-    adc_reason_add(reasons, "report.json: the run says %s: no side was tested",
-                   adc_verdict_headline(summary, &complete));
+    adc_reason_add(reasons, "report.json: the run says %s: no side was tested", record->headline);
   }
 }
 
@@ -223,12 +221,18 @@ void adc_check_claim(const cJSON* report, const char* version, const char* git_c
                    or_missing(string_at(summary, "interrupted_by")));
   }
   struct case_tally tally = {{0}, 0, 0, 0, 0};
-  struct adc_summary verdict_summary;
-  adc_summary_begin_for_environment(&verdict_summary, environment);
-  const cJSON* item;
-  cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(report, "cases")) {
-    judge_case(item, environment, &verdict_summary, &tally, reasons);
+  const cJSON* cases = cJSON_GetObjectItemCaseSensitive(report, "cases");
+  struct adc_run_record record;
+  struct adc_error error;
+  if (adc_run_record_begin_for_report(&record, (size_t)cJSON_GetArraySize(cases), environment, NULL,
+                                      &error) != 0) {
+    adc_reason_add(reasons, "report.json: %s", error.message);
+    return;
   }
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cases) judge_case(item, environment, &record, &tally, reasons);
+  adc_run_record_finish(&record);
   describe_tally(&tally, scope);
-  check_verdict(&verdict_summary, reasons);
+  check_verdict(&record, reasons);
+  adc_run_record_free(&record);
 }

@@ -17,8 +17,8 @@
  *     --timeout and --jobs (no --filter, --expect, --shard, --fixtures...);
  *   - the run is complete (not interrupted);
  *   - every case of a MUST rule ended pass or not_supported;
- *   - the run's verdict, counted again from its cases as the run counts
- *     them (adc_run_verdict), is CONFORMS: every side it tested conforms
+ *   - the run's verdict, judged again from its cases as the run judges
+ *     them (outcome/record_of_report.h), is CONFORMS: every side it tested conforms
  *     (on each, one MUST case at least passed and none failed or ended
  *     unresolved).
  * Adds to `reasons` a line for each shortfall (a MUST case by its ID,

@@ -36,40 +36,40 @@ static bool worth_a_line(const struct adc_rule_tally* entry) {
   return entry->first_problem != SIZE_MAX || entry->outcomes[ADC_UNEXPECTED_PASS] > 0;
 }
 
-static void put_rule_line(FILE* out, const struct adc_rule_tally* entry, const struct adc_case* cases,
-                          const struct adc_task_result* results, int id_width, bool colour) {
-  adc_put_status_label(out, adc_tally_worst(entry, results), 7, colour);
-  fprintf(out, " %-*s %-6s ", id_width, entry->rule->id, adc_severity_name(entry->rule->severity));
+static void put_rule_line(FILE* out, const struct adc_rule_tally* entry, const struct adc_run_record* record,
+                          int id_width, bool colour) {
+  adc_put_status_label(out, adc_tally_worst(entry, record), 7, colour);
+  fprintf(out, " %-*s %-6s ", id_width, entry->rule->rule, adc_severity_name(entry->rule->severity));
   put_counts(out, entry);
   if (entry->first_problem == SIZE_MAX) {
     fputc('\n', out);
     return;
   }
-  const struct adc_case* problem = &cases[entry->first_problem];
+  const struct adc_case_record* problem = &record->cases[entry->first_problem];
   /* The case the message is from, without the rule's ID, which is on the line. */
-  fprintf(out, "; %s/%s: ", problem->device->name, problem->fixture->name);
-  adc_put_one_line(out, results[entry->first_problem].message, MESSAGE_BYTES);
+  fprintf(out, "; %s/%s: ", problem->device, problem->fixture);
+  adc_put_one_line(out, problem->message, MESSAGE_BYTES);
   fputc('\n', out);
 }
 
 /* Devices that were not there (or refused the run), one line per reason
  * (the GPU devices of one runtime share theirs). */
-static void put_unavailable(FILE* out, const struct adc_tally* tally, const struct adc_task_result* results) {
-  bool said[ADC_MAX_DEVICES] = {false};
+static void put_unavailable(FILE* out, const struct adc_tally* tally, const struct adc_run_record* record) {
+  bool said[ADC_RECORD_MAX_DEVICES] = {false};
   for (size_t d = 0; d < tally->n_unavailable; d++) {
     if (said[d]) continue;
-    const char* reason = results[tally->unavailable[d].example].message;
+    const char* reason = record->cases[tally->unavailable[d].example].message;
     enum adc_status status = tally->unavailable[d].status;
     size_t cases = 0;
     fprintf(out, "%s: ", adc_unavailable_word(&tally->unavailable[d]));
     for (size_t e = d; e < tally->n_unavailable; e++) {
       if (said[e] || tally->unavailable[e].status != status ||
-          strcmp(results[tally->unavailable[e].example].message, reason) != 0) {
+          strcmp(record->cases[tally->unavailable[e].example].message, reason) != 0) {
         continue;
       }
       said[e] = true;
       cases += tally->unavailable[e].cases;
-      fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device->name);
+      fprintf(out, "%s%s", e == d ? "" : ", ", tally->unavailable[e].device);
     }
     fprintf(out, " (%zu cases %s): ", cases, adc_status_name(status));
     adc_put_one_line(out, reason, MESSAGE_BYTES);
@@ -77,18 +77,16 @@ static void put_unavailable(FILE* out, const struct adc_tally* tally, const stru
   }
 }
 
-void adc_console_put_rules(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                           const struct adc_task_result* results, size_t n, bool colour) {
-  (void)session;
+void adc_console_put_rules(FILE* out, const struct adc_run_record* record, bool colour) {
   struct adc_tally tally;
-  if (adc_tally_rules(cases, results, n, &tally) != 0) {
+  if (adc_tally_rules(record, &tally) != 0) {
     fputs("(out of memory: no table of rules)\n", out);
     return;
   }
   int id_width = 0;
   size_t passed = 0;
   for (size_t r = 0; r < tally.n_rules; r++) {
-    int width = (int)strlen(tally.rules[r].rule->id);
+    int width = (int)strlen(tally.rules[r].rule->rule);
     if (!worth_a_line(&tally.rules[r])) {
       passed++;
     } else if (width > id_width) {
@@ -96,13 +94,13 @@ void adc_console_put_rules(FILE* out, const struct adc_session* session, const s
     }
   }
   for (size_t r = 0; r < tally.n_rules; r++) {
-    if (worth_a_line(&tally.rules[r])) put_rule_line(out, &tally.rules[r], cases, results, id_width, colour);
+    if (worth_a_line(&tally.rules[r])) put_rule_line(out, &tally.rules[r], record, id_width, colour);
   }
   if (tally.n_rules > 0 && passed == tally.n_rules) {
     fprintf(out, "Every rule (%zu) passed every case.\n", passed);
   } else if (tally.n_rules > 0) {
     fprintf(out, "%zu other rule(s) passed every case (--verbose lists every case).\n", passed);
   }
-  put_unavailable(out, &tally, results);
+  put_unavailable(out, &tally, record);
   adc_tally_free(&tally);
 }

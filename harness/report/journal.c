@@ -53,9 +53,8 @@ struct adc_journal* adc_journal_open(const char* report_path, const struct adc_s
   return journal;
 }
 
-void adc_journal_add(struct adc_journal* journal, const struct adc_case* c,
-                     const struct adc_task_result* result) {
-  write_line(journal, adc_case_json(c, result));
+void adc_journal_add(struct adc_journal* journal, const struct adc_case_record* c) {
+  write_line(journal, adc_case_json(c));
 }
 
 void adc_journal_close(struct adc_journal* journal, bool report_written) {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "outcome/run_record.h"
 #include "runner/session.h"
 #include "support/error.h"
 
@@ -16,9 +17,9 @@ struct adc_journal;
  * that says what the run is.  Returns NULL with the reason. */
 struct adc_journal* adc_journal_open(const char* report_path, const struct adc_session* session,
                                      size_t n_cases, struct adc_error* error);
-/* Adds one ended case. */
-void adc_journal_add(struct adc_journal* journal, const struct adc_case* c,
-                     const struct adc_task_result* result);
+/* Adds one ended case (outcome/record_of_run.h: adc_case_record_of_run),
+ * written at once: nothing of `c` is kept. */
+void adc_journal_add(struct adc_journal* journal, const struct adc_case_record* c);
 /* Closes the journal; removes it when the report replacing it was written. */
 void adc_journal_close(struct adc_journal* journal, bool report_written);
 

@@ -5,7 +5,7 @@
  *     for one whose shortfalls do not (SHOULD rules, expected failures).
  *     One per rule, not per case: GitHub shows only the first few
  *     annotations of a step, so the sides come first: a ::warning per side
- *     tested that the run does not show to conform (verdict.c), saying
+ *     tested that the run does not show to conform (the record's), saying
  *     why (a side whose cases all ended unresolved has no failing rule to
  *     annotate).
  *   - a Markdown summary appended to the file $GITHUB_STEP_SUMMARY names:
@@ -68,37 +68,32 @@ static void format_counts(char* out, size_t size, const struct adc_rule_tally* e
   }
 }
 
-static void put_side_annotations(FILE* out, const struct adc_summary* summary) {
+static void put_side_annotations(FILE* out, const struct adc_run_record* record) {
   for (int role = 0; role < ADC_ROLE_COUNT; role++) {
-    const struct adc_side_summary* side = &summary->sides[role];
-    enum adc_side_verdict verdict = adc_side_verdict(side);
-    if (verdict != ADC_SIDE_NOT_SHOWN) continue;
+    const struct adc_side_record* side = &record->sides[role];
+    if (side->verdict != ADC_SIDE_NOT_SHOWN) continue;
     char title[128];
     snprintf(title, sizeof(title), "adc-conform: %s %s", adc_role_name((enum adc_role)role),
-             adc_side_verdict_words(verdict));
-    char reason[ADC_SIDE_REASON_SIZE];
-    adc_side_verdict_reason(side, reason, sizeof(reason));
+             adc_side_verdict_words(side->verdict));
     fputs("::warning title=", out);
     put_command_text(out, title, true);
     fputs("::", out);
-    put_command_text(out, reason, false);
+    put_command_text(out, side->reason, false);
     fputc('\n', out);
   }
 }
 
-void adc_print_github_annotations(FILE* out, const struct adc_session* session, const struct adc_case* cases,
-                                  const struct adc_task_result* results, size_t n) {
-  struct adc_summary summary = adc_summarize(session, cases, results, n);
-  put_side_annotations(out, &summary);
+void adc_print_github_annotations(FILE* out, const struct adc_run_record* record) {
+  put_side_annotations(out, record);
   struct adc_tally tally;
-  if (adc_tally_rules(cases, results, n, &tally) != 0) return;
+  if (adc_tally_rules(record, &tally) != 0) return;
   for (size_t r = 0; r < tally.n_rules; r++) {
     const struct adc_rule_tally* entry = &tally.rules[r];
-    enum adc_status worst = adc_tally_worst(entry, results);
+    enum adc_status worst = adc_tally_worst(entry, record);
     bool shortfall = adc_status_fails_run(worst) || worst == ADC_WARNING;
     if (entry->failing_run_cases == 0 && !shortfall) continue;
     char title[256];
-    snprintf(title, sizeof(title), "adc-conform: %s (%s)", entry->rule->id,
+    snprintf(title, sizeof(title), "adc-conform: %s (%s)", entry->rule->rule,
              adc_severity_name(entry->rule->severity));
     char counts[256];
     format_counts(counts, sizeof(counts), entry);
@@ -110,9 +105,9 @@ void adc_print_github_annotations(FILE* out, const struct adc_session* session, 
       snprintf(text, sizeof(text), "%s: every case passed, against an --expect entry that expects otherwise",
                counts);
     } else {
-      snprintf(text, sizeof(text), "%s. First: %s: %.*s\nspec, %s: \"%s\"", counts,
-               cases[entry->first_problem].id, MESSAGE_BYTES, results[entry->first_problem].message,
-               entry->rule->clause, entry->rule->sentence);
+      const struct adc_case_record* problem = &record->cases[entry->first_problem];
+      snprintf(text, sizeof(text), "%s. First: %s: %.*s\nspec, %s: \"%s\"", counts, problem->id,
+               MESSAGE_BYTES, problem->message, entry->rule->clause, entry->rule->sentence);
     }
     put_command_text(out, text, false);
     fputc('\n', out);
@@ -133,8 +128,7 @@ static void put_cell(FILE* out, const char* text, size_t max_bytes) {
   if (text[i] != '\0') fputs("...", out);
 }
 
-static void put_rules_table(FILE* out, const struct adc_case* cases, const struct adc_task_result* results,
-                            const struct adc_tally* tally) {
+static void put_rules_table(FILE* out, const struct adc_run_record* record, const struct adc_tally* tally) {
   size_t passed = 0;
   bool header = false;
   for (size_t r = 0; r < tally->n_rules; r++) {
@@ -149,67 +143,64 @@ static void put_rules_table(FILE* out, const struct adc_case* cases, const struc
     }
     char counts[256];
     format_counts(counts, sizeof(counts), entry);
-    fprintf(out, "| `%s` | %s | %s | %s | ", entry->rule->id, adc_severity_name(entry->rule->severity),
-            adc_status_name(adc_tally_worst(entry, results)), counts);
+    fprintf(out, "| `%s` | %s | %s | %s | ", entry->rule->rule, adc_severity_name(entry->rule->severity),
+            adc_status_name(adc_tally_worst(entry, record)), counts);
     if (entry->first_problem != SIZE_MAX) {
-      fprintf(out, "`%s`: ", cases[entry->first_problem].id);
-      put_cell(out, results[entry->first_problem].message, MESSAGE_BYTES);
+      fprintf(out, "`%s`: ", record->cases[entry->first_problem].id);
+      put_cell(out, record->cases[entry->first_problem].message, MESSAGE_BYTES);
     }
     fputs(" |\n", out);
   }
   fprintf(out, "\n%zu rule(s) passed every case.\n", passed);
   for (size_t d = 0; d < tally->n_unavailable; d++) {
     const struct adc_unavailable_device* device = &tally->unavailable[d];
-    fprintf(out, "\n%s: `%s` (%zu cases %s): ", adc_unavailable_word(device), device->device->name,
-            device->cases, adc_status_name(device->status));
-    put_cell(out, results[tally->unavailable[d].example].message, MESSAGE_BYTES);
+    fprintf(out, "\n%s: `%s` (%zu cases %s): ", adc_unavailable_word(device), device->device, device->cases,
+            adc_status_name(device->status));
+    put_cell(out, record->cases[device->example].message, MESSAGE_BYTES);
     fputc('\n', out);
   }
 }
 
 /* "- producer: not shown to conform: <why>", a line per side tested. */
-static void put_sides(FILE* out, const struct adc_summary* summary) {
+static void put_sides(FILE* out, const struct adc_run_record* record) {
   for (int role = 0; role < ADC_ROLE_COUNT; role++) {
-    const struct adc_side_summary* side = &summary->sides[role];
+    const struct adc_side_record* side = &record->sides[role];
     if (!side->tested) continue;
-    char reason[ADC_SIDE_REASON_SIZE];
-    adc_side_verdict_reason(side, reason, sizeof(reason));
-    fprintf(out, "- %s: **%s**: ", adc_role_name((enum adc_role)role),
-            adc_side_verdict_words(adc_side_verdict(side)));
-    put_cell(out, reason, MESSAGE_BYTES);
+    fprintf(out, "- %s: **%s**: ", adc_role_name((enum adc_role)role), adc_side_verdict_words(side->verdict));
+    put_cell(out, side->reason, MESSAGE_BYTES);
     fputc('\n', out);
   }
   fputc('\n', out);
 }
 
-int adc_append_github_summary(const struct adc_session* session, const struct adc_case* cases,
-                              const struct adc_task_result* results, size_t n,
-                              const struct adc_run_outcome* outcome, struct adc_error* error) {
+int adc_append_github_summary(const struct adc_run_record* record, struct adc_error* error) {
   const char* path = getenv("GITHUB_STEP_SUMMARY");
   if (path == NULL || path[0] == '\0') return 0;
   struct adc_tally tally;
-  if (adc_tally_rules(cases, results, n, &tally) != 0) return adc_fail(error, "out of memory");
+  if (adc_tally_rules(record, &tally) != 0) return adc_fail(error, "out of memory");
   FILE* out = fopen(path, "a");
   if (out == NULL) {
     adc_tally_free(&tally);
     return adc_fail(error, "cannot append to GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
   }
-  struct adc_summary summary = adc_summarize(session, cases, results, n);
-  fprintf(out, "## adc-conform: %s\n\n", adc_verdict_headline(&summary, outcome));
-  put_sides(out, &summary);
+  const struct adc_summary* summary = &record->summary;
+  fprintf(out, "## adc-conform: %s\n\n", record->headline);
+  put_sides(out, record);
   fprintf(out, "adc-conform %s (commit `%.12s`), device `%s`", ADC_VERSION, ADC_GIT_COMMIT,
-          session->device_option);
-  if (session->producer.tested) fprintf(out, ", producer `%s`", session->producer.path);
-  if (session->consumer.tested) fprintf(out, ", consumer `%s`", session->consumer.path);
-  fprintf(out, ". Coverage: %zu of %zu cases judged; %zu case(s) fail the run.\n\n", summary.judged_cases,
-          summary.cases, summary.failing_run_cases);
+          record->device_option);
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    const struct adc_side_record* side = &record->sides[role];
+    if (side->tested) fprintf(out, ", %s `%s`", adc_role_name((enum adc_role)role), side->path);
+  }
+  fprintf(out, ". Coverage: %zu of %zu cases judged; %zu case(s) fail the run.\n\n", summary->judged_cases,
+          summary->cases, summary->failing_run_cases);
   fputs("| Status | Cases |\n|---|---|\n", out);
   for (int s = 0; s < ADC_STATUS_COUNT; s++) {
-    if (summary.counts[s] > 0)
-      fprintf(out, "| %s | %zu |\n", adc_status_name((enum adc_status)s), summary.counts[s]);
+    if (summary->counts[s] > 0)
+      fprintf(out, "| %s | %zu |\n", adc_status_name((enum adc_status)s), summary->counts[s]);
   }
   fputc('\n', out);
-  put_rules_table(out, cases, results, &tally);
+  put_rules_table(out, record, &tally);
   fputc('\n', out);
   adc_tally_free(&tally);
   if (fclose(out) != 0) return adc_fail(error, "cannot append to GITHUB_STEP_SUMMARY '%s'", path);

@@ -26,17 +26,17 @@ struct junit_counts {
   double seconds;
 };
 
-static struct junit_counts count(const struct adc_case* cases, const struct adc_task_result* results,
-                                 size_t n, const struct adc_device_target* device) {
+static struct junit_counts count(const struct adc_run_record* record, const char* device) {
   struct junit_counts counts = {0, 0, 0, 0, 0.0};
-  for (size_t i = 0; i < n; i++) {
-    if (device != NULL && cases[i].device != device) continue;
-    enum adc_status status = results[i].status;
+  for (size_t i = 0; i < record->n_cases; i++) {
+    const struct adc_case_record* c = &record->cases[i];
+    if (device != NULL && strcmp(c->device, device) != 0) continue;
+    enum adc_status status = c->status;
     counts.tests++;
     counts.failures += status == ADC_FAIL;
     counts.errors += status == ADC_CRASH || status == ADC_TIMEOUT;
     counts.skipped += status == ADC_NOT_SUPPORTED || status == ADC_UNRESOLVED;
-    counts.seconds += results[i].seconds;
+    counts.seconds += c->duration_ms / 1000.0;
   }
   return counts;
 }
@@ -53,91 +53,86 @@ static void put_property(FILE* out, const char* indent, const char* name, const 
 }
 
 /* "producer_verdict" and "producer_verdict_reason" (or the consumer's):
- * the side's verdict (verdict.c), as the JSON summary spells it, and why. */
+ * the side's verdict (the record's), as the JSON summary spells it, and why. */
 static void put_side_properties(FILE* out, const char* indent, enum adc_role role,
-                                const struct adc_side_summary* side) {
+                                const struct adc_side_record* side) {
   char name[64];
   snprintf(name, sizeof(name), "%s_verdict", adc_role_name(role));
-  put_property(out, indent, name, adc_side_verdict_name(adc_side_verdict(side)));
-  char reason[ADC_SIDE_REASON_SIZE];
-  adc_side_verdict_reason(side, reason, sizeof(reason));
+  put_property(out, indent, name, adc_side_verdict_name(side->verdict));
   snprintf(name, sizeof(name), "%s_verdict_reason", adc_role_name(role));
-  put_property(out, indent, name, reason);
+  put_property(out, indent, name, side->reason);
 }
 
 /* The run as a whole, on each suite: which harness judged which libraries,
  * and the verdicts. */
-static void put_run_properties(FILE* out, const struct adc_session* session,
-                               const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+static void put_run_properties(FILE* out, const struct adc_run_record* record) {
   const char* indent = "      ";
   fputs("    <properties>\n", out);
   put_property(out, indent, "suite_version", ADC_VERSION);
   put_property(out, indent, "git_commit", ADC_GIT_COMMIT);
-  if (session->producer.tested) put_property(out, indent, "producer", session->producer.path);
-  if (session->consumer.tested) put_property(out, indent, "consumer", session->consumer.path);
-  put_property(out, indent, "conforms", adc_run_conforms(summary, outcome) ? "true" : "false");
-  put_property(out, indent, "verdict", adc_verdict_headline(summary, outcome));
   for (int role = 0; role < ADC_ROLE_COUNT; role++) {
-    if (summary->sides[role].tested)
-      put_side_properties(out, indent, (enum adc_role)role, &summary->sides[role]);
+    const struct adc_side_record* side = &record->sides[role];
+    if (side->tested) put_property(out, indent, adc_role_name((enum adc_role)role), side->path);
+  }
+  put_property(out, indent, "conforms", record->conforms ? "true" : "false");
+  put_property(out, indent, "verdict", record->headline);
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    if (record->sides[role].tested)
+      put_side_properties(out, indent, (enum adc_role)role, &record->sides[role]);
   }
   fputs("    </properties>\n", out);
 }
 
 /* <failure>, <error> or <skipped>: the message as attribute, and in the
  * body the message again with the sentence it was judged against. */
-static void put_outcome(FILE* out, const char* element, const struct adc_case* c,
-                        const struct adc_task_result* result) {
+static void put_outcome(FILE* out, const char* element, const struct adc_case_record* c) {
   fprintf(out, "      <%s message=\"", element);
-  adc_put_xml_text(out, result->message);
-  fprintf(out, "\" type=\"%s\"", adc_status_name(result->status));
+  adc_put_xml_text(out, c->message);
+  fprintf(out, "\" type=\"%s\"", adc_status_name(c->status));
   if (strcmp(element, "skipped") == 0) {
     fputs("/>\n", out);
     return;
   }
   fputs(">", out);
-  adc_put_xml_text(out, result->message);
+  adc_put_xml_text(out, c->message);
   fputs("\nspec: ", out);
-  adc_put_xml_text(out, c->rule->clause);
+  adc_put_xml_text(out, c->clause);
   fputs(": \"", out);
-  adc_put_xml_text(out, c->rule->sentence);
+  adc_put_xml_text(out, c->sentence);
   fprintf(out, "\"</%s>\n", element);
 }
 
-static void put_testcase(FILE* out, const struct adc_case* c, const struct adc_task_result* result) {
+static void put_testcase(FILE* out, const struct adc_case_record* c) {
   const char* indent = "        ";
   fprintf(out, "    <testcase name=\"");
-  adc_put_xml_text(out, c->fixture->name);
+  adc_put_xml_text(out, c->fixture);
   fputs("\" classname=\"", out);
-  adc_put_xml_text(out, c->rule->id);
-  fprintf(out, "\" time=\"%.6f\">\n", result->seconds);
+  adc_put_xml_text(out, c->rule);
+  fprintf(out, "\" time=\"%.6f\">\n", c->duration_ms / 1000.0);
   fputs("      <properties>\n", out);
   put_property(out, indent, "id", c->id);
-  put_property(out, indent, "rule", c->rule->id);
-  put_property(out, indent, "clause", c->rule->clause);
-  put_property(out, indent, "severity", adc_severity_name(c->rule->severity));
-  put_property(out, indent, "role", adc_role_name(c->rule->role));
-  put_property(out, indent, "status", adc_status_name(result->status));
-  if (c->expectation != NULL) {
-    put_property(out, indent, "expectation",
-                 adc_expectation_outcome_name(adc_expectation_outcome(c->expectation, result->status)));
-  }
+  put_property(out, indent, "rule", c->rule);
+  put_property(out, indent, "clause", c->clause);
+  put_property(out, indent, "severity", adc_severity_name(c->severity));
+  put_property(out, indent, "role", adc_role_name(c->role));
+  put_property(out, indent, "status", adc_status_name(c->status));
+  if (c->has_expectation) put_property(out, indent, "expectation", adc_expectation_outcome_name(c->outcome));
   fputs("      </properties>\n", out);
-  switch (result->status) {
+  switch (c->status) {
     case ADC_FAIL:
-      put_outcome(out, "failure", c, result);
+      put_outcome(out, "failure", c);
       break;
     case ADC_CRASH:
     case ADC_TIMEOUT:
-      put_outcome(out, "error", c, result);
+      put_outcome(out, "error", c);
       break;
     case ADC_NOT_SUPPORTED:
     case ADC_UNRESOLVED:
-      put_outcome(out, "skipped", c, result);
+      put_outcome(out, "skipped", c);
       break;
     case ADC_WARNING:
       fputs("      <system-out>warning: a SHOULD was not met: ", out);
-      adc_put_xml_text(out, result->message);
+      adc_put_xml_text(out, c->message);
       fputs("</system-out>\n", out);
       break;
     default:
@@ -146,12 +141,9 @@ static void put_testcase(FILE* out, const struct adc_case* c, const struct adc_t
   fputs("    </testcase>\n", out);
 }
 
-int adc_write_junit_report(const char* path, const struct adc_session* session, const struct adc_case* cases,
-                           const struct adc_task_result* results, size_t n,
-                           const struct adc_run_outcome* outcome, struct adc_error* error) {
+int adc_write_junit_report(const char* path, const struct adc_run_record* record, struct adc_error* error) {
   FILE* out = fopen(path, "w");
   if (out == NULL) return adc_fail(error, "cannot write the JUnit report '%s': %s", path, strerror(errno));
-  struct adc_summary summary = adc_summarize(session, cases, results, n);
   char stamp[32];
   time_t now = time(NULL);
   strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -159,21 +151,21 @@ int adc_write_junit_report(const char* path, const struct adc_session* session, 
   const char* hostname = uname(&host) == 0 ? host.nodename : "unknown";
 
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"adc-conform\"", out);
-  struct junit_counts all = count(cases, results, n, NULL);
+  struct junit_counts all = count(record, NULL);
   put_counts(out, &all);
   fputs(">\n", out);
-  for (size_t d = 0; d < session->n_devices; d++) {
-    const struct adc_device_target* device = &session->devices[d];
-    struct junit_counts counts = count(cases, results, n, device);
+  for (size_t d = 0; d < record->n_devices; d++) {
+    const char* device = record->devices[d];
+    struct junit_counts counts = count(record, device);
     if (counts.tests == 0) continue;
-    fprintf(out, "  <testsuite name=\"%s\"", device->name);
+    fprintf(out, "  <testsuite name=\"%s\"", device);
     put_counts(out, &counts);
     fprintf(out, " timestamp=\"%s\" hostname=\"", stamp);
     adc_put_xml_text(out, hostname);
     fputs("\">\n", out);
-    put_run_properties(out, session, &summary, outcome);
-    for (size_t i = 0; i < n; i++) {
-      if (cases[i].device == device) put_testcase(out, &cases[i], &results[i]);
+    put_run_properties(out, record);
+    for (size_t i = 0; i < record->n_cases; i++) {
+      if (strcmp(record->cases[i].device, device) == 0) put_testcase(out, &record->cases[i]);
     }
     fputs("  </testsuite>\n", out);
   }

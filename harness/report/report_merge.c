@@ -1,18 +1,17 @@
-/* The merged report is the report of one unsharded run: the shards' cases
+/* The merged report is the record of one unsharded run: the shards' cases
  * in the plan's order (runner/case_plan.c: device, then rule in catalogue
- * order, then fixture by name), the summary counted again over them by
- * adc_summary_count (summary_of_report.h), the sides tested as the first
- * shard's environment says, written by adc_summary_json as every report's
- * is.
+ * order, then fixture by name), judged and counted again over them
+ * (outcome/record_of_report.h), the sides tested as the first shard's
+ * environment says; every report writes it as it writes a run's.
  * What was merged is recorded under "merged_from" (report.schema.json). */
 #include "report/report_merge.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "outcome/record_of_report.h"
+#include "report/report.h"
 #include "report/report_merge_checks.h"
-#include "report/report_read.h"
-#include "report/summary_of_report.h"
 #include "rule_api/rule.h"
 
 /* A case of some shard's report, with where the plan puts it. */
@@ -161,33 +160,32 @@ static int by_shard_index(const void* a, const void* b) {
          ((const struct adc_read_report*)b)->shard.shard_index;
 }
 
-/* Builds the merged report from checked reports, in shard order. */
+/* Builds the merged record from checked reports, in shard order, which
+ * it points into. */
 static int assemble(const struct adc_read_report* reports, size_t n, struct adc_merged_report* out,
                     struct adc_error* error) {
   size_t n_cases = 0;
   struct placed_case* placed = merge_cases(reports, n, &n_cases, error);
   if (placed == NULL) return -1;
-  for (size_t r = 0; r < n && out->outcome.interrupted_by == 0; r++) {
-    out->outcome.interrupted_by = reports[r].interrupted_by;
+  struct adc_run_record* record = &out->record;
+  if (adc_run_record_begin_for_report(record, n_cases, reports[0].environment,
+                                      unsharded_command_line(&reports[0]), error) != 0) {
+    free(placed);
+    return -1;
   }
-  cJSON* root = cJSON_CreateObject();
-  cJSON_AddNumberToObject(root, "schema_version", ADC_REPORT_SCHEMA_VERSION);
-  cJSON_AddItemToObject(root, "suite", adc_suite_json());
-  cJSON_AddItemToObject(root, "command_line", unsharded_command_line(&reports[0]));
-  cJSON* cases = cJSON_AddArrayToObject(root, "cases");
-  adc_summary_begin_for_environment(&out->summary, reports[0].environment);
+  for (size_t r = 0; r < n && record->interrupted_by == 0; r++)
+    record->interrupted_by = reports[r].interrupted_by;
   for (size_t i = 0; i < n_cases; i++) {
-    cJSON_AddItemToArray(cases, cJSON_Duplicate(placed[i].item, true));
-    adc_summary_count_report_case(&out->summary, placed[i].item); /* report_read.c checked its keys */
+    struct adc_case_record c;
+    adc_case_record_of_json(placed[i].item, &c); /* report_read.c checked its keys */
+    adc_run_record_add(record, &c);
   }
   free(placed);
-  cJSON* unmatched = unmatched_in_every_shard(reports, n);
-  out->with_expectations = unmatched != NULL;
-  cJSON_AddItemToObject(root, "summary", adc_summary_json(&out->summary, unmatched, &out->outcome));
-  cJSON_AddItemToObject(root, "environment", cJSON_Duplicate(reports[0].environment, true));
-  cJSON* merged_from = cJSON_AddArrayToObject(root, "merged_from");
-  for (size_t r = 0; r < n; r++) cJSON_AddItemToArray(merged_from, merged_from_json(&reports[r]));
-  out->root = root;
+  out->unmatched = unmatched_in_every_shard(reports, n);
+  if (out->unmatched != NULL && adc_run_record_take_unmatched(record, out->unmatched, error) != 0) return -1;
+  adc_run_record_finish(record);
+  out->merged_from = cJSON_CreateArray();
+  for (size_t r = 0; r < n; r++) cJSON_AddItemToArray(out->merged_from, merged_from_json(&reports[r]));
   out->shard_count = reports[0].shard.shard_count;
   return 0;
 }
@@ -198,11 +196,11 @@ int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_repo
   if (n == 0) return adc_fail(error, "no report to merge");
   struct adc_read_report* reports = calloc(n, sizeof(*reports));
   if (reports == NULL) return adc_fail(error, "out of memory");
-  size_t n_read = 0;
+  out->reports = reports;
   int merged = 0;
-  while (n_read < n && merged == 0) {
-    merged = adc_read_report(paths[n_read], &reports[n_read], error);
-    if (merged == 0) n_read++;
+  while (out->n_reports < n && merged == 0) {
+    merged = adc_read_report(paths[out->n_reports], &reports[out->n_reports], error);
+    if (merged == 0) out->n_reports++;
   }
   if (merged == 0 &&
       (adc_check_same_suite(reports, n, error) != 0 || adc_check_same_command(reports, n, error) != 0 ||
@@ -213,12 +211,21 @@ int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_repo
     qsort(reports, n, sizeof(*reports), by_shard_index);
     merged = assemble(reports, n, out, error);
   }
-  for (size_t r = 0; r < n_read; r++) adc_read_report_free(&reports[r]);
-  free(reports);
+  if (merged != 0) adc_merged_report_free(out);
   return merged;
 }
 
 void adc_merged_report_free(struct adc_merged_report* merged) {
-  cJSON_Delete(merged->root);
-  merged->root = NULL;
+  adc_run_record_free(&merged->record);
+  cJSON_Delete(merged->merged_from);
+  cJSON_Delete(merged->unmatched);
+  for (size_t r = 0; r < merged->n_reports; r++) adc_read_report_free(&merged->reports[r]);
+  free(merged->reports);
+  memset(merged, 0, sizeof(*merged));
+}
+
+cJSON* adc_merged_report_json(const struct adc_merged_report* merged) {
+  cJSON* root = adc_report_json(&merged->record);
+  cJSON_AddItemToObject(root, "merged_from", cJSON_Duplicate(merged->merged_from, true));
+  return root;
 }

@@ -31,68 +31,69 @@ const char* adc_unavailable_word(const struct adc_unavailable_device* device) {
 
 /* Finds the devices whose every case ended not_supported, or every one
  * unresolved, with one message. */
-static void find_unavailable(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
-                             struct adc_tally* out) {
-  const struct adc_device_target* seen[ADC_MAX_DEVICES];
+static void find_unavailable(const struct adc_run_record* record, struct adc_tally* out) {
+  const struct adc_case_record* cases = record->cases;
+  size_t n = record->n_cases;
+  const char* seen[ADC_RECORD_MAX_DEVICES];
   size_t n_seen = 0;
   for (size_t i = 0; i < n; i++) {
-    const struct adc_device_target* device = cases[i].device;
+    const char* device = cases[i].device;
     bool known = false;
-    for (size_t d = 0; d < n_seen && !known; d++) known = seen[d] == device;
-    if (known || n_seen == ADC_MAX_DEVICES) continue;
+    for (size_t d = 0; d < n_seen && !known; d++) known = strcmp(seen[d], device) == 0;
+    if (known || n_seen == ADC_RECORD_MAX_DEVICES) continue;
     seen[n_seen++] = device;
     size_t count = 0;
     bool uniform = true;
     for (size_t j = i; j < n && uniform; j++) {
-      if (cases[j].device != device) continue;
+      if (strcmp(cases[j].device, device) != 0) continue;
       count++;
-      enum adc_status status = results[j].status;
-      uniform = (status == ADC_NOT_SUPPORTED || status == ADC_UNRESOLVED) && status == results[i].status &&
-                strcmp(results[j].message, results[i].message) == 0;
+      enum adc_status status = cases[j].status;
+      uniform = (status == ADC_NOT_SUPPORTED || status == ADC_UNRESOLVED) && status == cases[i].status &&
+                strcmp(cases[j].message, cases[i].message) == 0;
     }
     if (uniform) {
       out->unavailable[out->n_unavailable++] =
-          (struct adc_unavailable_device){device, results[i].status, count, i};
+          (struct adc_unavailable_device){device, cases[i].status, count, i};
     }
   }
 }
 
-static bool is_unavailable(const struct adc_tally* tally, const struct adc_device_target* device) {
+static bool is_unavailable(const struct adc_tally* tally, const char* device) {
   for (size_t d = 0; d < tally->n_unavailable; d++) {
-    if (tally->unavailable[d].device == device) return true;
+    if (strcmp(tally->unavailable[d].device, device) == 0) return true;
   }
   return false;
 }
 
-static struct adc_rule_tally* rule_entry(struct adc_tally* tally, const struct adc_rule* rule) {
+static struct adc_rule_tally* rule_entry(struct adc_tally* tally, const struct adc_case_record* c) {
   for (size_t r = 0; r < tally->n_rules; r++) {
-    if (tally->rules[r].rule == rule) return &tally->rules[r];
+    if (strcmp(tally->rules[r].rule->rule, c->rule) == 0) return &tally->rules[r];
   }
   struct adc_rule_tally* entry = &tally->rules[tally->n_rules++];
   memset(entry, 0, sizeof(*entry));
-  entry->rule = rule;
+  entry->rule = c;
   entry->first_problem = SIZE_MAX;
   return entry;
 }
 
-int adc_tally_rules(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
-                    struct adc_tally* out) {
+int adc_tally_rules(const struct adc_run_record* record, struct adc_tally* out) {
   memset(out, 0, sizeof(*out));
+  size_t n = record->n_cases;
   /* At most one entry per case. */
   out->rules = calloc(n ? n : 1, sizeof(*out->rules));
   if (out->rules == NULL) return -1;
-  find_unavailable(cases, results, n, out);
+  find_unavailable(record, out);
   for (size_t i = 0; i < n; i++) {
-    if (is_unavailable(out, cases[i].device)) continue;
-    struct adc_rule_tally* entry = rule_entry(out, cases[i].rule);
-    enum adc_status status = results[i].status;
+    const struct adc_case_record* c = &record->cases[i];
+    if (is_unavailable(out, c->device)) continue;
+    struct adc_rule_tally* entry = rule_entry(out, c);
+    enum adc_status status = c->status;
     entry->cases++;
     entry->counts[status]++;
-    entry->failing_run_cases += adc_case_fails_run(&cases[i], status);
-    if (cases[i].expectation != NULL)
-      entry->outcomes[adc_expectation_outcome(cases[i].expectation, status)]++;
+    entry->failing_run_cases += c->fails_run;
+    if (c->has_expectation) entry->outcomes[c->outcome]++;
     if (status == ADC_PASS) continue;
-    if (entry->first_problem == SIZE_MAX || rank(status) > rank(results[entry->first_problem].status)) {
+    if (entry->first_problem == SIZE_MAX || rank(status) > rank(record->cases[entry->first_problem].status)) {
       entry->first_problem = i;
     }
   }
@@ -104,6 +105,6 @@ void adc_tally_free(struct adc_tally* tally) {
   tally->rules = NULL;
 }
 
-enum adc_status adc_tally_worst(const struct adc_rule_tally* rule, const struct adc_task_result* results) {
-  return rule->first_problem == SIZE_MAX ? ADC_PASS : results[rule->first_problem].status;
+enum adc_status adc_tally_worst(const struct adc_rule_tally* rule, const struct adc_run_record* record) {
+  return rule->first_problem == SIZE_MAX ? ADC_PASS : record->cases[rule->first_problem].status;
 }

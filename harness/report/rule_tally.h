@@ -13,16 +13,18 @@
 
 #include <stddef.h>
 
-#include "runner/session.h"
+#include "outcome/run_record.h"
 
 struct adc_rule_tally {
-  const struct adc_rule* rule;
+  /* The rule's first case: its ID, severity, clause and sentence are the
+   * rule's. */
+  const struct adc_case_record* rule;
   size_t cases;
   size_t counts[ADC_STATUS_COUNT];
   size_t outcomes[ADC_OUTCOME_COUNT]; /* of the cases an --expect entry matched */
-  size_t failing_run_cases;           /* adc_case_fails_run */
+  size_t failing_run_cases;           /* the record's fails_run */
   /* The most telling case that did not pass (the first of the worst status:
-   * failing ones first, not_supported last), an index into the run's
+   * failing ones first, not_supported last), an index into the record's
    * cases; SIZE_MAX when every case passed. */
   size_t first_problem;
 };
@@ -30,7 +32,7 @@ struct adc_rule_tally {
 /* Devices whose every case ended not_supported, or every one unresolved,
  * with one message. */
 struct adc_unavailable_device {
-  const struct adc_device_target* device;
+  const char* device;     /* its name */
   enum adc_status status; /* not_supported or unresolved */
   size_t cases;
   size_t example; /* a case of the device: its message is the reason */
@@ -39,21 +41,21 @@ struct adc_unavailable_device {
 struct adc_tally {
   struct adc_rule_tally* rules; /* in the order their first case appears */
   size_t n_rules;
-  struct adc_unavailable_device unavailable[ADC_MAX_DEVICES];
+  struct adc_unavailable_device unavailable[ADC_RECORD_MAX_DEVICES];
   size_t n_unavailable;
 };
 
-/* Returns 0, or -1 when out of memory.  Free with adc_tally_free. */
 /* "Unavailable" (not_supported) or "Not judged" (unresolved): the word a
  * report opens an unavailable device's line with. */
 const char* adc_unavailable_word(const struct adc_unavailable_device* device);
 
-int adc_tally_rules(const struct adc_case* cases, const struct adc_task_result* results, size_t n,
-                    struct adc_tally* out);
+/* Tallies the record's cases, pointing into it (it must outlive `out`).
+ * Returns 0, or -1 when out of memory.  Free with adc_tally_free. */
+int adc_tally_rules(const struct adc_run_record* record, struct adc_tally* out);
 void adc_tally_free(struct adc_tally* tally);
 
 /* The worst status among a rule's cases, as the first problem has it;
  * ADC_PASS when every case passed. */
-enum adc_status adc_tally_worst(const struct adc_rule_tally* rule, const struct adc_task_result* results);
+enum adc_status adc_tally_worst(const struct adc_rule_tally* rule, const struct adc_run_record* record);
 
 #endif /* ADC_RULE_TALLY_H */

@@ -1,11 +1,11 @@
 /* The one definition of a verdict: on each side the run tested, and on
- * the run from its sides.  The console, every report file, merge and
- * verify take their verdicts from here, so that a run and the claim made
- * of its report cannot disagree. */
+ * the run from its sides.  The run record (run_record.c) takes its
+ * verdicts from here, and every report, merge and verify from the record,
+ * so that a run and the claim made of its report cannot disagree. */
+#include "outcome/verdict.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-
-#include "report/report.h"
 
 enum adc_side_verdict adc_side_verdict(const struct adc_side_summary* side) {
   if (!side->tested) return ADC_SIDE_NOT_TESTED;
@@ -76,27 +76,22 @@ static bool every_tested_side_shown(const struct adc_summary* summary) {
   return tested_any;
 }
 
-enum adc_run_verdict adc_run_verdict(const struct adc_summary* summary,
-                                     const struct adc_run_outcome* outcome) {
-  if (outcome->interrupted_by != 0) return ADC_RUN_INCOMPLETE;
+enum adc_run_verdict adc_run_verdict(const struct adc_summary* summary, int interrupted_by) {
+  if (interrupted_by != 0) return ADC_RUN_INCOMPLETE;
   for (int role = 0; role < ADC_ROLE_COUNT; role++) {
     if (adc_side_verdict(&summary->sides[role]) == ADC_SIDE_DOES_NOT_CONFORM) return ADC_RUN_DOES_NOT_CONFORM;
   }
   return every_tested_side_shown(summary) ? ADC_RUN_CONFORMS : ADC_RUN_NOT_SHOWN;
 }
 
-bool adc_run_conforms(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
-  return adc_run_verdict(summary, outcome) == ADC_RUN_CONFORMS;
-}
-
-const char* adc_verdict_headline(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
+const char* adc_run_verdict_headline(enum adc_run_verdict verdict) {
   static const char* const headlines[] = {"CONFORMS", "NOT SHOWN TO CONFORM", "DOES NOT CONFORM",
                                           "INCOMPLETE"};
-  return headlines[adc_run_verdict(summary, outcome)];
+  return headlines[verdict];
 }
 
-int adc_run_exit_status(const struct adc_summary* summary, const struct adc_run_outcome* outcome) {
-  if (outcome->interrupted_by != 0) return 128 + outcome->interrupted_by;
+int adc_run_exit_status(const struct adc_summary* summary, int interrupted_by) {
+  if (interrupted_by != 0) return 128 + interrupted_by;
   if (summary->failing_run_cases > 0) return EXIT_FAILURE;
   return every_tested_side_shown(summary) ? EXIT_SUCCESS : ADC_EXIT_NOT_SHOWN;
 }

@@ -1,0 +1,212 @@
+/* The run record: a run judged once.  After the runner (record_of_run.h)
+ * or from JSON reports (record_of_report.h: merge, verify), every case
+ * with what it was, how it ended and what that means against --expect and
+ * for the exit status; the counts; the verdict on each side and on the
+ * run, and the exit status; the facts of the session that reports print.
+ * Every report reads it and decides nothing itself (CONFORMANCE.md,
+ * "Verdicts" and "Expectations files" are defined here and in verdict.c).
+ *
+ * A record points at strings and never copies them: they belong to what
+ * it was built from (the session, its cases and results; or the parsed
+ * reports), which must outlive it.  It owns its arrays and the two JSON
+ * values it holds (adc_run_record_free). */
+#ifndef ADC_RUN_RECORD_H
+#define ADC_RUN_RECORD_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rule_api/rule.h"
+#include "rule_api/status.h"
+#include "runner/expectations.h"
+#include "support/error.h"
+
+/* The devices one run may cover (as runner/session.h's ADC_MAX_DEVICES). */
+#define ADC_RECORD_MAX_DEVICES 16
+
+/* The --expect entry that matched a case, as written in the file. */
+struct adc_case_expectation {
+  const char* glob;
+  const char* statuses; /* "fail", "fail|pass" */
+  const char* reason;
+  int line;
+};
+
+/* One case, everything a report prints of it. */
+struct adc_case_record {
+  const char* id; /* "<device>/<rule id>/<fixture>" */
+  const char* rule;
+  const char* clause;
+  const char* sentence;
+  const char* method;
+  enum adc_role role;
+  enum adc_severity severity;
+  const char* device;
+  const char* fixture;
+  enum adc_status status;
+  const char* message;
+  double duration_ms;
+  const char* left_behind; /* what it left in its prepared process; "" where nothing */
+  /* It ran in a prepared process, then alone (`status` is the run alone's):
+   * what the prepared process gave. */
+  bool rerun_alone;
+  enum adc_status shared_status;
+  const char* shared_message;
+  /* The --expect entry that matched it, and how it ended against it. */
+  bool has_expectation;
+  struct adc_case_expectation expectation;
+  enum adc_expectation_outcome outcome;
+  /* Set by adc_run_record_add: whether it makes the exit status 1 (a MUST
+   * case in fail, crash or timeout that no entry matches, or a case that
+   * ended otherwise than its entry says). */
+  bool fails_run;
+};
+
+/* A case a verdict names: its ID, how it ended and its message (pointers
+ * into the record's case). */
+struct adc_named_case {
+  const char* id;
+  enum adc_status status;
+  const char* message;
+};
+
+/* What the MUST cases of one side (the producer's rules or the
+ * consumer's) came to: what the side's verdict rests on. */
+struct adc_side_summary {
+  bool tested; /* the side was named on the command line */
+  size_t must_cases;
+  size_t passing_must_cases;
+  size_t failing_must_cases; /* fail, crash or timeout, expected or not */
+  size_t unresolved_must_cases;
+  size_t not_supported_must_cases;
+  /* The first of the failing and of the unresolved, in the run's order;
+   * the reason of the verdict names it. */
+  struct adc_named_case first_failing;
+  struct adc_named_case first_unresolved;
+};
+
+struct adc_summary {
+  size_t counts[ADC_STATUS_COUNT];
+  size_t cases;                         /* run (planned) */
+  size_t judged_cases;                  /* adc_status_is_judged: the coverage is judged_cases / cases */
+  size_t passing_must_cases;            /* of both sides */
+  size_t failing_must_cases;            /* MUST cases in fail, crash or timeout, expected or not */
+  size_t unexpected_failing_must_cases; /* of those, the ones no entry expects with that status */
+  /* Cases matched by an --expect entry, by how they ended against it. */
+  size_t outcomes[ADC_OUTCOME_COUNT];
+  /* What makes the exit status 1: MUST cases in fail, crash or timeout that
+   * no entry expected, and every unexpected_pass or unexpected_status. */
+  size_t failing_run_cases;
+  struct adc_side_summary sides[ADC_ROLE_COUNT]; /* by enum adc_role */
+};
+
+/* The verdict on one side (verdict.c):
+ *   NOT_TESTED        the side was not named on the command line (the
+ *                     bundled reference was only the partner);
+ *   DOES_NOT_CONFORM  a MUST case of it ended fail, crash or timeout,
+ *                     expected by --expect or not;
+ *   NOT_SHOWN         otherwise, when no MUST case of it passed or one
+ *                     ended unresolved: nothing failed, but the run did not
+ *                     judge enough of it to say it conforms;
+ *   CONFORMS          otherwise. */
+enum adc_side_verdict {
+  ADC_SIDE_NOT_TESTED,
+  ADC_SIDE_CONFORMS,
+  ADC_SIDE_NOT_SHOWN,
+  ADC_SIDE_DOES_NOT_CONFORM,
+};
+
+/* The verdict on the run, from its sides': INCOMPLETE when it was
+ * interrupted (it proves nothing of the cases it did not finish); DOES NOT
+ * CONFORM when a side does not; NOT SHOWN TO CONFORM when a tested side is
+ * not shown to (or no side was tested); else CONFORMS. */
+enum adc_run_verdict {
+  ADC_RUN_CONFORMS,
+  ADC_RUN_NOT_SHOWN,
+  ADC_RUN_DOES_NOT_CONFORM,
+  ADC_RUN_INCOMPLETE,
+};
+
+/* Room for any side's reason: a case's ID and message, and the words
+ * around them. */
+#define ADC_SIDE_REASON_SIZE 1820
+
+struct adc_side_record {
+  bool tested;
+  const char* path; /* the library's, as the session settled it */
+  enum adc_side_verdict verdict;
+  /* Why, in one sentence without a final stop: "its 12 MUST cases are all
+   * not_supported", "252 MUST cases unresolved, the first: <id>: <msg>". */
+  char reason[ADC_SIDE_REASON_SIZE];
+};
+
+/* An --expect entry that matched no case of the run. */
+struct adc_unmatched_expectation {
+  const char* glob;
+  int line;
+};
+
+/* The exit status of a run that nothing fails but that does not show every
+ * side it tested to conform (a GPU device's run on a machine without the
+ * GPU: every case not_supported).  cmake/AdcAddConformanceTest.cmake gives
+ * it to ctest as SKIP_RETURN_CODE (cmake/Install.cmake checks they agree). */
+#define ADC_EXIT_NOT_SHOWN 3
+
+struct adc_run_record {
+  /* ---- The session, as the reports name it. */
+  const char* device_option;                   /* --device as given: "cpu", "all", ... */
+  const char* devices[ADC_RECORD_MAX_DEVICES]; /* the run's devices, in registry order */
+  size_t n_devices;
+  const char* expectations_path; /* --expect; NULL without */
+  cJSON* command_line;           /* the JSON report's (owned) */
+  cJSON* environment;            /* the JSON report's (owned) */
+  double wall_seconds;
+  int interrupted_by; /* SIGINT or SIGTERM when the run was interrupted; else 0 */
+  /* ---- The cases, in the run's order (owned array), and the entries of
+   * --expect that matched none (owned array). */
+  struct adc_case_record* cases;
+  size_t n_cases;
+  struct adc_unmatched_expectation* unmatched;
+  size_t n_unmatched;
+  /* ---- The judgement, filled by adc_run_record_finish. */
+  struct adc_summary summary;
+  struct adc_side_record sides[ADC_ROLE_COUNT]; /* by enum adc_role */
+  enum adc_run_verdict verdict;
+  const char* headline; /* "CONFORMS", "DOES NOT CONFORM", "NOT SHOWN TO CONFORM", "INCOMPLETE" */
+  bool conforms;        /* verdict is CONFORMS */
+  /* 128 + the signal when interrupted; 1 when a case fails the run;
+   * ADC_EXIT_NOT_SHOWN when a side tested is not shown to conform (or no
+   * side was tested); else 0. */
+  int exit_status;
+};
+
+/* Empties `record` for up to `capacity` cases of a run that tested the
+ * sides said (their libraries' paths borrowed; NULL for a side not
+ * tested).  Returns 0, or -1 when out of memory. */
+int adc_run_record_begin(struct adc_run_record* record, size_t capacity, const char* producer_path,
+                         const char* consumer_path, struct adc_error* error);
+
+/* Judges the case (its fails_run) and counts it in, after those added
+ * before (the run's order).  Its strings are borrowed.  At most the
+ * capacity adc_run_record_begin was given. */
+void adc_run_record_add(struct adc_run_record* record, const struct adc_case_record* c);
+
+/* Sets each side's verdict and reason, the run's verdict, headline and
+ * exit status, from the cases added and `interrupted_by`, wall_seconds. */
+void adc_run_record_finish(struct adc_run_record* record);
+
+/* Frees what the record owns; the strings it points at stay their owners'. */
+void adc_run_record_free(struct adc_run_record* record);
+
+/* "not_tested", "conforms", "not_shown", "does_not_conform": as the JSON
+ * report spells a side's verdict. */
+const char* adc_side_verdict_name(enum adc_side_verdict verdict);
+
+/* "not tested", "conforms", "not shown to conform", "does not conform". */
+const char* adc_side_verdict_words(enum adc_side_verdict verdict);
+
+/* "SIGINT", "SIGTERM", ... (a static buffer). */
+const char* adc_signal_name(int signal_number);
+
+#endif /* ADC_RUN_RECORD_H */
