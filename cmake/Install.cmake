@@ -3,6 +3,7 @@
 #
 #   bin/adc-conform
 #   lib/libadc_reference.so (+ the CUDA and ROCm modules where built)
+#   lib/libadc_python.so (the shim behind --producer python:MODULE:FACTORY)
 #   include/adc/*.h
 #   share/arrow-device-conformance/fixtures/*.json
 #   share/arrow-device-conformance/valgrind/gpu-runtimes.supp (--valgrind)
@@ -28,6 +29,10 @@ endif()
 if(ADC_GPU_MODULES)
   install(TARGETS ${ADC_GPU_MODULES} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+
+# The Python shim goes next to the reference, where adc-conform finds it
+# (install_layout.c); nothing links against it.
+install(TARGETS adc_python LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 install(DIRECTORY include/adc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 # The hand-written and the generated fixtures, in one folder (their names

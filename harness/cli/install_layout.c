@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define REFERENCE_FILE "libadc_reference.so"
+#define PYTHON_SHIM_FILE "libadc_python.so"
 
 bool adc_executable_path(char* path, size_t size) {
   if (size == 0) return false;
@@ -42,6 +43,13 @@ void adc_find_reference_library(char* path, size_t size) {
   if (from_executable(ADC_LIBDIR_FROM_BINDIR "/" REFERENCE_FILE, path, size) && access(path, R_OK) == 0)
     return;
   snprintf(path, size, "%s", ADC_REFERENCE_LIBRARY);
+}
+
+void adc_find_python_shim(char* path, size_t size) {
+  if (from_executable(PYTHON_SHIM_FILE, path, size) && access(path, R_OK) == 0) return;
+  if (from_executable(ADC_LIBDIR_FROM_BINDIR "/" PYTHON_SHIM_FILE, path, size) && access(path, R_OK) == 0)
+    return;
+  snprintf(path, size, "%s", ADC_PYTHON_SHIM_LIBRARY);
 }
 
 void adc_find_fixtures_dir(char* path, size_t size) {

@@ -17,6 +17,11 @@ bool adc_executable_path(char* path, size_t size);
  * the path the build wrote it to (ADC_REFERENCE_LIBRARY). */
 void adc_find_reference_library(char* path, size_t size);
 
+/* The Python shim (harness/python: --producer python:MODULE:FACTORY),
+ * found as the reference library is; its build path is
+ * ADC_PYTHON_SHIM_LIBRARY. */
+void adc_find_python_shim(char* path, size_t size);
+
 /* The folder of the default fixtures, the first of: the installed fixtures
  * folder, found from the executable's folder by a relative path
  * (ADC_FIXTURES_FROM_BINDIR); the source tree's fixtures/data

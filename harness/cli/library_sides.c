@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/elf_symbols.h"
+#include "cli/python_side.h"
 #include "runner/preflight.h"
 
 #define REFERENCE_PREFIX "adc_reference"
@@ -40,6 +41,11 @@ int adc_settle_side(const char* role, const char* given, const char* side_prefix
     /* --prefix is the prefix of the library under test: `--producer LIB
      * --consumer reference --prefix nanoarrow` keeps the reference's own. */
     snprintf(side->prefix, sizeof(side->prefix), "%s", side_prefix ? side_prefix : REFERENCE_PREFIX);
+  } else if (adc_is_python_side(given)) {
+    /* The shim is the library; --prefix names a library's own prefix, which
+     * the shim's is not the user's to choose. */
+    if (adc_settle_python_side(role, given, side->path, sizeof(side->path), error) != 0) return -1;
+    snprintf(side->prefix, sizeof(side->prefix), "%s", ADC_PYTHON_SHIM_PREFIX);
   } else {
     const char* prefix = side_prefix ? side_prefix : shared_prefix;
     if (realpath(given, side->path) == NULL) {

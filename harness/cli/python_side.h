@@ -1,0 +1,33 @@
+/* A Python library as a side under test: `--producer python:MODULE:FACTORY`.
+ *
+ * The side's library is the bundled Python shim (harness/python), prefix
+ * adc_python, which embeds CPython in each case's process; the harness's
+ * own process never loads libpython.  Here, in the parent, the Python to
+ * use ($ADC_PYTHON, else python3 on PATH) is run once, in a process of its
+ * own, to find its libpython, its standard library and its sys.path (a
+ * virtual environment's site-packages included), and to import MODULE and
+ * check FACTORY is callable there: a module that cannot be imported is one
+ * error line before any case.  What it found is put in this process's
+ * environment, which every case's process inherits
+ * (harness/python/python_runtime.h names the variables). */
+#ifndef ADC_PYTHON_SIDE_H
+#define ADC_PYTHON_SIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "support/error.h"
+
+#define ADC_PYTHON_SIDE_SCHEME "python:"
+#define ADC_PYTHON_SHIM_PREFIX "adc_python"
+
+/* Whether `given` (--producer, --consumer) names a Python library. */
+bool adc_is_python_side(const char* given);
+
+/* Settles `given` ("python:MODULE:FACTORY") for `role`: the shim's path
+ * into `shim` and the environment of the cases set.  Returns 0, or -1 with
+ * one line naming the problem. */
+int adc_settle_python_side(const char* role, const char* given, char* shim, size_t size,
+                           struct adc_error* error);
+
+#endif /* ADC_PYTHON_SIDE_H */

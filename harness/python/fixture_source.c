@@ -1,0 +1,270 @@
+#include "fixture_source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "adc/plugin_abi.h"
+
+/* The reference producer's entry points, linked in hidden
+ * (adc_reference_entry_points). */
+const char* adc_reference_CDataIntegration_ExportSchemaFromJson(const char* json_path,
+                                                                struct ArrowSchema* out);
+const char* adc_reference_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
+                                                               struct ArrowArray* out);
+const char* adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(const char* json_path,
+                                                                        ArrowDeviceType device_type,
+                                                                        int64_t device_id,
+                                                                        struct ArrowDeviceArrayStream* out);
+
+#define REQUEST_CAPSULE "adc_python.fixture_request"
+
+/* What a source's methods export: held by a capsule of the shim's own,
+ * which the methods are bound to. */
+struct request {
+  int num_batch;
+  char json_path[];
+};
+
+static void free_request(py_object* capsule) {
+  free(adc_py.PyCapsule_GetPointer(capsule, REQUEST_CAPSULE));
+}
+
+static void release_schema_capsule(py_object* capsule) {
+  struct ArrowSchema* schema = adc_py.PyCapsule_GetPointer(capsule, "arrow_schema");
+  if (schema != NULL && schema->release != NULL) schema->release(schema);
+  free(schema);
+}
+
+static void release_array_capsule(py_object* capsule) {
+  struct ArrowArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_array");
+  if (array != NULL && array->release != NULL) array->release(array);
+  free(array);
+}
+
+static void release_stream_capsule(py_object* capsule) {
+  struct ArrowArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_array_stream");
+  if (stream != NULL && stream->release != NULL) stream->release(stream);
+  free(stream);
+}
+
+/* A capsule named `name` around a new structure of `size` bytes whose
+ * release is NULL until filled, as the interface's example recommends
+ * ("immediately wrap the struct in a capsule"); NULL with an exception. */
+static py_object* new_capsule(size_t size, const char* name, py_capsule_destructor destructor,
+                              void** structure) {
+  *structure = calloc(1, size);
+  if (*structure == NULL) {
+    adc_py.PyErr_SetString(adc_py.runtime_error, "out of memory");
+    return NULL;
+  }
+  py_object* capsule = adc_py.PyCapsule_New(*structure, name, destructor);
+  if (capsule == NULL) free(*structure);
+  return capsule;
+}
+
+/* NULL, with the reference's message as a RuntimeError, where it declined. */
+static py_object* declined(py_object* capsule, const char* error) {
+  adc_py.Py_DecRef(capsule);
+  adc_py.PyErr_SetString(adc_py.runtime_error, error);
+  return NULL;
+}
+
+static py_object* export_schema(const struct request* request) {
+  void* schema;
+  py_object* capsule =
+      new_capsule(sizeof(struct ArrowSchema), "arrow_schema", release_schema_capsule, &schema);
+  if (capsule == NULL) return NULL;
+  const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(request->json_path, schema);
+  return error != NULL ? declined(capsule, error) : capsule;
+}
+
+static py_object* schema_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  return export_schema(adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE));
+}
+
+/* __arrow_c_array__: (schema capsule, array capsule). */
+static py_object* array_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  py_object* schema = export_schema(request);
+  if (schema == NULL) return NULL;
+  void* array;
+  py_object* capsule = new_capsule(sizeof(struct ArrowArray), "arrow_array", release_array_capsule, &array);
+  if (capsule == NULL) return declined(schema, "out of memory");
+  const char* error =
+      adc_reference_CDataIntegration_ExportBatchFromJson(request->json_path, request->num_batch, array);
+  if (error != NULL) {
+    adc_py.Py_DecRef(schema);
+    return declined(capsule, error);
+  }
+  py_object* pair = adc_py.PyTuple_New(2);
+  if (pair == NULL) {
+    adc_py.Py_DecRef(schema);
+    adc_py.Py_DecRef(capsule);
+    return NULL;
+  }
+  adc_py.PyTuple_SetItem(pair, 0, schema); /* steals */
+  adc_py.PyTuple_SetItem(pair, 1, capsule);
+  return pair;
+}
+
+/* The C stream a source hands out: the reference's device stream on the
+ * CPU, each ArrowDeviceArray's `array` moved out (on the CPU its sync_event
+ * is NULL: nothing to wait for). */
+struct cpu_stream {
+  struct ArrowDeviceArrayStream device;
+};
+
+static int stream_get_schema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct cpu_stream* inner = stream->private_data;
+  return inner->device.get_schema(&inner->device, out);
+}
+
+static int stream_get_next(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct cpu_stream* inner = stream->private_data;
+  struct ArrowDeviceArray next;
+  int code = inner->device.get_next(&inner->device, &next);
+  if (code == 0) memcpy(out, &next.array, sizeof(*out));
+  return code;
+}
+
+static const char* stream_get_last_error(struct ArrowArrayStream* stream) {
+  struct cpu_stream* inner = stream->private_data;
+  return inner->device.get_last_error(&inner->device);
+}
+
+static void stream_release(struct ArrowArrayStream* stream) {
+  struct cpu_stream* inner = stream->private_data;
+  inner->device.release(&inner->device);
+  free(inner);
+  stream->release = NULL;
+}
+
+static py_object* stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  void* structure;
+  py_object* capsule =
+      new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream", release_stream_capsule, &structure);
+  if (capsule == NULL) return NULL;
+  struct cpu_stream* inner = calloc(1, sizeof(*inner));
+  if (inner == NULL) return declined(capsule, "out of memory");
+  const char* error = adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(
+      request->json_path, ARROW_DEVICE_CPU, -1, &inner->device);
+  if (error != NULL) {
+    free(inner);
+    return declined(capsule, error);
+  }
+  struct ArrowArrayStream* stream = structure;
+  stream->get_schema = stream_get_schema;
+  stream->get_next = stream_get_next;
+  stream->get_last_error = stream_get_last_error;
+  stream->private_data = inner;
+  stream->release = stream_release;
+  return capsule;
+}
+
+/* Methods taking (self, args, kwargs): self is the request capsule they
+ * are bound to, args and kwargs the caller's (requested_schema, ignored). */
+typedef py_object* (*keywords_function)(py_object*, py_object*, py_object*);
+static py_c_function as_c_function(keywords_function function) {
+  return (py_c_function)(void (*)(void))function;
+}
+
+static struct py_method_def methods[] = {
+    {"__arrow_c_schema__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS, "The fixture's schema, as a PyCapsule."},
+    {"__arrow_c_array__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
+     "(schema, array) PyCapsules of the fixture's batch."},
+    {"__arrow_c_stream__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
+     "A PyCapsule of a stream over every batch of the fixture."},
+};
+
+/* Adds methods[index], bound to `request`, to `members`; -1 with an
+ * exception. */
+static int add_method(py_object* members, size_t index, py_object* request) {
+  py_object* function = adc_py.PyCFunction_NewEx(&methods[index], request, NULL);
+  if (function == NULL) return -1;
+  int result = adc_py.PyDict_SetItemString(members, methods[index].ml_name, function);
+  adc_py.Py_DecRef(function);
+  return result;
+}
+
+static int add_text(py_object* members, const char* key, const char* value) {
+  py_object* text = adc_py.PyUnicode_FromString(value);
+  if (text == NULL) return -1;
+  int result = adc_py.PyDict_SetItemString(members, key, text);
+  adc_py.Py_DecRef(text);
+  return result;
+}
+
+/* type(name, (object,), members)(): a class of its own per source.  Its
+ * methods are built-in functions, which bind to no instance (they are no
+ * descriptors), so source.__arrow_c_array__(requested_schema) reaches the
+ * function with the request as self; looked up on the type, as some
+ * consumers do, they are the same. */
+static py_object* instantiate(const char* name, py_object* members) {
+  py_object* builtins = adc_py.PyImport_ImportModule("builtins");
+  if (builtins == NULL) return NULL;
+  py_object* type = adc_py.PyObject_GetAttrString(builtins, "type");
+  py_object* object = adc_py.PyObject_GetAttrString(builtins, "object");
+  adc_py.Py_DecRef(builtins);
+  py_object* bases = adc_py.PyTuple_New(1);
+  py_object* arguments = adc_py.PyTuple_New(3);
+  py_object* title = adc_py.PyUnicode_FromString(name);
+  py_object* instance = NULL;
+  if (type != NULL && object != NULL && bases != NULL && arguments != NULL && title != NULL) {
+    adc_py.PyTuple_SetItem(bases, 0, object); /* steals */
+    object = NULL;
+    adc_py.PyTuple_SetItem(arguments, 0, title);
+    title = NULL;
+    adc_py.PyTuple_SetItem(arguments, 1, bases);
+    bases = NULL;
+    adc_py.Py_IncRef(members);
+    adc_py.PyTuple_SetItem(arguments, 2, members);
+    py_object* cls = adc_py.PyObject_CallObject(type, arguments);
+    if (cls != NULL) {
+      instance = adc_py.PyObject_CallObject(cls, NULL);
+      adc_py.Py_DecRef(cls);
+    }
+  }
+  py_object* owned[] = {type, object, bases, arguments, title};
+  for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+    if (owned[i] != NULL) adc_py.Py_DecRef(owned[i]);
+  }
+  return instance;
+}
+
+py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_path, int num_batch) {
+  if (methods[0].ml_meth == NULL) {
+    methods[0].ml_meth = as_c_function(schema_method);
+    methods[1].ml_meth = as_c_function(array_method);
+    methods[2].ml_meth = as_c_function(stream_method);
+  }
+  size_t length = strlen(json_path);
+  struct request* request = malloc(sizeof(*request) + length + 1);
+  if (request == NULL) {
+    adc_py.PyErr_SetString(adc_py.runtime_error, "out of memory");
+    return NULL;
+  }
+  request->num_batch = num_batch;
+  memcpy(request->json_path, json_path, length + 1);
+  py_object* bound = adc_py.PyCapsule_New(request, REQUEST_CAPSULE, free_request);
+  if (bound == NULL) {
+    free(request);
+    return NULL;
+  }
+  static const char* const kinds[] = {"schema", "batch", "stream"};
+  static const char* const names[] = {"FixtureSchema", "FixtureBatch", "FixtureStream"};
+  py_object* members = adc_py.PyDict_New();
+  py_object* source = NULL;
+  if (members != NULL && add_method(members, 0, bound) == 0 &&
+      (kind != ADC_SOURCE_BATCH || add_method(members, 1, bound) == 0) &&
+      (kind != ADC_SOURCE_STREAM || add_method(members, 2, bound) == 0) &&
+      add_text(members, "kind", kinds[kind]) == 0 && add_text(members, "fixture", json_path) == 0) {
+    source = instantiate(names[kind], members);
+  }
+  if (members != NULL) adc_py.Py_DecRef(members);
+  adc_py.Py_DecRef(bound);
+  return source;
+}

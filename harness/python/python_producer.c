@@ -1,0 +1,241 @@
+/* The plugin ABI's producer entry points (prefix adc_python) for a Python
+ * library under test, reached through the Arrow PyCapsule Interface
+ * (docs/source/format/CDataInterface/PyCapsuleInterface.rst in
+ * apache/arrow).  Each entry point builds a source object over the fixture
+ * (fixture_source.h), hands it to the factory named by ADC_PYTHON_PRODUCER
+ * ("MODULE:FACTORY"), and asks the object the factory returned for the
+ * structure through the interface's method:
+ *   ExportSchemaFromJson        __arrow_c_schema__()        "arrow_schema"
+ *   ExportBatchFromJson         __arrow_c_array__()         "arrow_array" (2nd of the pair)
+ *   ExportDeviceBatchFromJson   __arrow_c_device_array__()  "arrow_device_array" (2nd)
+ *   ExportDeviceStreamFromJson  __arrow_c_device_stream__() "arrow_device_array_stream"
+ * The structure is moved out of its capsule into the harness's output as
+ * the interface's consumer does ("Lifetime Semantics": the consumer moves
+ * the data and marks the release callback NULL), so the capsule's
+ * destructor then releases nothing; every other capsule (the schema of a
+ * pair) is released by its own destructor.  The structure the harness gets
+ * is the Python library's; the harness owns it from then on.
+ *
+ * A Python exception is the entry point's message: what the shim was doing
+ * and the last line of the traceback.  Nothing is written to the output
+ * unless the export succeeded (plugin_abi.h: a producer that declines
+ * leaves `out` untouched). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adc/plugin_abi.h"
+#include "fixture_source.h"
+#include "python_runtime.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define FACTORY_VARIABLE "ADC_PYTHON_PRODUCER"
+
+int64_t adc_reference_BytesAllocated(void);
+
+/* Kept until the same thread's next call (plugin_abi.h's convention). */
+static _Thread_local char message[2048];
+
+/* One call into Python: the GIL held from begin to end. */
+struct call {
+  bool entered; /* the GIL is held */
+  int gil;
+  py_object* made;   /* what the factory returned */
+  py_object* result; /* what its method returned */
+};
+
+/* Starts the interpreter if needed, builds the source and calls the
+ * factory; false with `message` set otherwise. */
+static bool begin(struct call* call, enum adc_source_kind kind, const char* json_path, int num_batch) {
+  memset(call, 0, sizeof(*call));
+  if (adc_python_enter(&call->gil, message, sizeof(message)) != 0) return false;
+  call->entered = true;
+  py_object* source = adc_fixture_source_new(kind, json_path, num_batch);
+  if (source == NULL) {
+    adc_python_error_line("building the fixture's source object", message, sizeof(message));
+    return false;
+  }
+  call->made = adc_python_call_factory(FACTORY_VARIABLE, source, NULL, message, sizeof(message));
+  adc_py.Py_DecRef(source);
+  return call->made != NULL;
+}
+
+/* The harness fills every output structure with 0xA5 before an export, so
+ * that a member the producer never writes cannot pass by luck (CONFORMANCE.md,
+ * "How cases run"; ADC_FILL_BYTE, rule_api/producer_calls.h).  Through the
+ * PyCapsule Interface the producer allocates the structure itself
+ * ("Create a PyCapsule": malloc, then the capsule): malloc's next chunks of
+ * that size, on this thread, are made to hold the same bytes, so that what
+ * the library leaves unwritten shows as it does in the harness's own
+ * output (glibc hands the chunks freed last back first; the first 16
+ * bytes of a chunk hold its free-list link, every other byte the fill).
+ * A library allocating elsewhere (its own pool, another thread) gets
+ * memory this does not touch, and such a member may pass by luck. */
+#define FILL_BYTE 0xA5
+#define FILLED_CHUNKS 7 /* what glibc's per-thread cache keeps of one size */
+static void* (*volatile fill_memory)(void*, int, size_t) = memset; /* never optimised out before free */
+
+static void prefill_next_allocations(size_t size) {
+  void* chunks[FILLED_CHUNKS];
+  for (int i = 0; i < FILLED_CHUNKS; i++) {
+    chunks[i] = malloc(size);
+    if (chunks[i] != NULL) fill_memory(chunks[i], FILL_BYTE, size);
+  }
+  for (int i = FILLED_CHUNKS; i-- > 0;) free(chunks[i]);
+}
+
+/* call->made.method(): false with `message` set where the object has no
+ * such method or it raised. */
+static bool call_method(struct call* call, const char* method, size_t structure_size) {
+  if (!adc_py.PyObject_HasAttrString(call->made, method)) {
+    py_object* type = adc_py.PyObject_GetAttrString(call->made, "__class__");
+    py_object* name = type != NULL ? adc_py.PyObject_Str(type) : NULL;
+    const char* text = name != NULL ? adc_py.PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
+    snprintf(message, sizeof(message), "the factory's object (%s) has no %s", text ? text : "?", method);
+    if (name != NULL) adc_py.Py_DecRef(name);
+    if (type != NULL) adc_py.Py_DecRef(type);
+    adc_py.PyErr_Clear();
+    return false;
+  }
+  py_object* bound = adc_py.PyObject_GetAttrString(call->made, method);
+  if (bound != NULL) {
+    prefill_next_allocations(structure_size);
+    call->result = adc_py.PyObject_CallObject(bound, NULL);
+    adc_py.Py_DecRef(bound);
+  }
+  if (call->result == NULL) {
+    char doing[128];
+    snprintf(doing, sizeof(doing), "%s()", method);
+    adc_python_error_line(doing, message, sizeof(message));
+    return false;
+  }
+  return true;
+}
+
+/* The second capsule of a (schema, data) pair: borrowed from the result. */
+static py_object* second_of_pair(struct call* call, const char* method) {
+  if (adc_py.PyTuple_Size(call->result) != 2) {
+    adc_py.PyErr_Clear();
+    snprintf(message, sizeof(message), "%s() returned no (schema, array) pair of capsules", method);
+    return NULL;
+  }
+  return adc_py.PyTuple_GetItem(call->result, 1);
+}
+
+/* Moves the structure of `size` bytes out of `capsule` (named `name`) into
+ * `out`, leaving the capsule's release NULL at `release_offset`. */
+static bool take(py_object* capsule, const char* name, void* out, size_t size, size_t release_offset) {
+  if (capsule == NULL) return false;
+  if (!adc_py.PyCapsule_IsValid(capsule, name)) {
+    const char* actual = adc_py.PyCapsule_GetName(capsule);
+    adc_py.PyErr_Clear();
+    snprintf(message, sizeof(message),
+             "the capsule is %s%s%s, not a capsule named '%s' (PyCapsule Interface)",
+             actual ? "named '" : "not a valid capsule", actual ? actual : "", actual ? "'" : "", name);
+    return false;
+  }
+  unsigned char* inner = adc_py.PyCapsule_GetPointer(capsule, name);
+  memcpy(out, inner, size);
+  void (*released)(void*) = NULL;
+  memcpy(inner + release_offset, &released, sizeof(released));
+  return true;
+}
+
+static const char* end(struct call* call, bool ok) {
+  if (!call->entered) return message;
+  if (call->result != NULL) adc_py.Py_DecRef(call->result);
+  if (call->made != NULL) adc_py.Py_DecRef(call->made);
+  adc_python_leave(call->gil);
+  return ok ? NULL : message;
+}
+
+/* Only the CPU: the interface has no way to ask an object for its data on a
+ * device; it exports them where they are ("Device Support"). */
+static bool on_cpu(ArrowDeviceType device_type) {
+  if (device_type == ARROW_DEVICE_CPU) return true;
+  snprintf(message, sizeof(message),
+           "a Python object exports its data where they are (PyCapsule Interface, \"Device Support\"): "
+           "the shim asks for the CPU only, not device type %d",
+           (int)device_type);
+  return false;
+}
+
+EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* json_path,
+                                                                    struct ArrowSchema* out) {
+  struct call call;
+  bool ok = begin(&call, ADC_SOURCE_SCHEMA, json_path, 0) &&
+            call_method(&call, "__arrow_c_schema__", sizeof(struct ArrowSchema)) &&
+            take(call.result, "arrow_schema", out, sizeof(*out), offsetof(struct ArrowSchema, release));
+  return end(&call, ok);
+}
+
+EXPORT const char* adc_python_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
+                                                                   struct ArrowArray* out) {
+  struct call call;
+  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) &&
+            call_method(&call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
+            take(second_of_pair(&call, "__arrow_c_array__"), "arrow_array", out, sizeof(*out),
+                 offsetof(struct ArrowArray, release));
+  return end(&call, ok);
+}
+
+EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceBatchFromJson(const char* json_path,
+                                                                           int num_batch,
+                                                                           ArrowDeviceType device_type,
+                                                                           int64_t device_id,
+                                                                           struct ArrowDeviceArray* out) {
+  (void)device_id;
+  if (!on_cpu(device_type)) return message;
+  struct call call;
+  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) &&
+            call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
+            take(second_of_pair(&call, "__arrow_c_device_array__"), "arrow_device_array", out, sizeof(*out),
+                 offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
+  return end(&call, ok);
+}
+
+EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceStreamFromJson(
+    const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+    struct ArrowDeviceArrayStream* out) {
+  (void)device_id;
+  if (!on_cpu(device_type)) return message;
+  struct call call;
+  bool ok = begin(&call, ADC_SOURCE_STREAM, json_path, 0) &&
+            call_method(&call, "__arrow_c_device_stream__", sizeof(struct ArrowDeviceArrayStream)) &&
+            take(call.result, "arrow_device_array_stream", out, sizeof(*out),
+                 offsetof(struct ArrowDeviceArrayStream, release));
+  return end(&call, ok);
+}
+
+/* The reference's bytes behind the sources (a Python library that imports
+ * without copying holds the reference's export until it releases its own),
+ * plus, where the module has one, what its bytes_allocated() says it holds
+ * (pyarrow: pyarrow.total_allocated_bytes()). */
+EXPORT int64_t adc_python_BytesAllocated(void) {
+  int64_t bytes = adc_reference_BytesAllocated();
+  int gil;
+  char error[256];
+  /* Before any export there is no interpreter to ask, nor anything held. */
+  if (adc_py.Py_IsInitialized == NULL || adc_python_enter(&gil, error, sizeof(error)) != 0) return bytes;
+  const char* named = getenv(FACTORY_VARIABLE);
+  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
+  if (colon != NULL) {
+    char module_name[512];
+    snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - named), named);
+    py_object* module = adc_py.PyImport_ImportModule(module_name);
+    py_object* counter = module != NULL && adc_py.PyObject_HasAttrString(module, "bytes_allocated")
+                             ? adc_py.PyObject_GetAttrString(module, "bytes_allocated")
+                             : NULL;
+    py_object* count = counter != NULL ? adc_py.PyObject_CallObject(counter, NULL) : NULL;
+    if (count != NULL) bytes += adc_py.PyLong_AsLongLong(count);
+    adc_py.PyErr_Clear();
+    py_object* owned[] = {module, counter, count};
+    for (size_t i = 0; i < 3; i++) {
+      if (owned[i] != NULL) adc_py.Py_DecRef(owned[i]);
+    }
+  }
+  adc_python_leave(gil);
+  return bytes;
+}

@@ -1,0 +1,195 @@
+#include "python_runtime.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int started;              /* 1 once the interpreter runs */
+static char start_failure[1024]; /* why it could not start, kept: it never will */
+
+/* sys.path as the parent's Python had it (ADC_PYTHON_PATH, one entry a
+ * line): the embedded interpreter's own would be computed from the
+ * harness's executable, and miss a virtual environment's site-packages. */
+static int set_sys_path(char* error, size_t size) {
+  const char* lines = getenv("ADC_PYTHON_PATH");
+  if (lines == NULL) return 0;
+  py_object* list = adc_py.PyList_New(0);
+  if (list == NULL) goto failed;
+  for (const char* entry = lines; *entry != '\0';) {
+    size_t length = strcspn(entry, "\n");
+    char* copy = strndup(entry, length);
+    py_object* text = copy ? adc_py.PyUnicode_FromString(copy) : NULL;
+    free(copy);
+    if (text == NULL || adc_py.PyList_Append(list, text) != 0) {
+      if (text != NULL) adc_py.Py_DecRef(text);
+      adc_py.Py_DecRef(list);
+      goto failed;
+    }
+    adc_py.Py_DecRef(text);
+    entry += length + (entry[length] == '\n');
+  }
+  int result = adc_py.PySys_SetObject("path", list);
+  adc_py.Py_DecRef(list);
+  if (result == 0) return 0;
+failed:
+  adc_python_error_line("setting sys.path from ADC_PYTHON_PATH", error, size);
+  return -1;
+}
+
+static int start(char* error, size_t size) {
+  const char* library = getenv("ADC_PYTHON_LIBRARY");
+  if (library == NULL) {
+    snprintf(error, size,
+             "ADC_PYTHON_LIBRARY is not set: the Python shim runs under adc-conform --producer "
+             "python:MODULE:FACTORY, which sets it");
+    return -1;
+  }
+  if (adc_python_api_load(library, error, size) != 0) return -1;
+  /* Where the standard library is: the Python the parent ran, not one
+   * found from this executable's path. */
+  const char* home = getenv("ADC_PYTHON_HOME");
+  if (home != NULL) setenv("PYTHONHOME", home, 1);
+  /* initsigs 0: CPython installs no signal handler, so the harness's own
+   * (the guard's SIGSEGV and SIGBUS, a case's default SIGINT) stay, and a
+   * crash inside an extension is the case's crash.
+   * (docs.python.org/3/c-api/init.html, Py_InitializeEx) */
+  adc_py.Py_InitializeEx(0);
+  if (!adc_py.Py_IsInitialized()) {
+    snprintf(error, size, "Py_InitializeEx(0) did not start the interpreter of '%s'", library);
+    return -1;
+  }
+  int result = set_sys_path(error, size);
+  /* Initialisation leaves the GIL with this thread; every call takes it
+   * with PyGILState_Ensure, from whichever thread the harness calls on. */
+  adc_py.PyEval_SaveThread();
+  return result;
+}
+
+int adc_python_enter(int* gil, char* error, size_t size) {
+  pthread_mutex_lock(&start_lock);
+  if (!started && start_failure[0] == '\0') {
+    if (start(start_failure, sizeof(start_failure)) == 0) {
+      started = 1;
+    } else if (start_failure[0] == '\0') {
+      snprintf(start_failure, sizeof(start_failure), "the interpreter did not start");
+    }
+  }
+  int ok = started;
+  pthread_mutex_unlock(&start_lock);
+  if (!ok) {
+    snprintf(error, size, "%s", start_failure);
+    return -1;
+  }
+  *gil = adc_py.PyGILState_Ensure();
+  return 0;
+}
+
+void adc_python_leave(int gil) {
+  adc_py.PyGILState_Release(gil);
+}
+
+/* traceback.format_exception_only(type, value)[-1]: the line a traceback
+ * ends with, which names the exception and its message. */
+static py_object* last_traceback_line(py_object* type, py_object* value) {
+  py_object* traceback = adc_py.PyImport_ImportModule("traceback");
+  if (traceback == NULL) return NULL;
+  py_object* format = adc_py.PyObject_GetAttrString(traceback, "format_exception_only");
+  adc_py.Py_DecRef(traceback);
+  if (format == NULL) return NULL;
+  py_object* arguments = adc_py.PyTuple_New(2);
+  if (arguments == NULL) {
+    adc_py.Py_DecRef(format);
+    return NULL;
+  }
+  py_object* second = value != NULL ? value : adc_py.none;
+  adc_py.Py_IncRef(type);
+  adc_py.Py_IncRef(second);
+  adc_py.PyTuple_SetItem(arguments, 0, type);
+  adc_py.PyTuple_SetItem(arguments, 1, second);
+  py_object* lines = adc_py.PyObject_CallObject(format, arguments);
+  adc_py.Py_DecRef(arguments);
+  adc_py.Py_DecRef(format);
+  if (lines == NULL) return NULL;
+  /* A list: its last item through the sequence protocol's str() of a slice
+   * would need more API; lines[-1] is lines.pop(). */
+  py_object* pop = adc_py.PyObject_GetAttrString(lines, "pop");
+  adc_py.Py_DecRef(lines);
+  if (pop == NULL) return NULL;
+  py_object* last = adc_py.PyObject_CallObject(pop, NULL);
+  adc_py.Py_DecRef(pop);
+  return last;
+}
+
+void adc_python_error_line(const char* doing, char* out, size_t size) {
+  if (adc_py.PyErr_Occurred == NULL || adc_py.PyErr_Occurred() == NULL) {
+    snprintf(out, size, "%s", doing);
+    return;
+  }
+  py_object *type = NULL, *value = NULL, *traceback = NULL;
+  adc_py.PyErr_Fetch(&type, &value, &traceback);
+  adc_py.PyErr_NormalizeException(&type, &value, &traceback);
+  py_object* line = type != NULL ? last_traceback_line(type, value) : NULL;
+  if (line == NULL) {
+    adc_py.PyErr_Clear();
+    line = value != NULL ? adc_py.PyObject_Str(value) : NULL;
+  }
+  const char* text = line != NULL ? adc_py.PyUnicode_AsUTF8AndSize(line, NULL) : NULL;
+  if (text == NULL) {
+    adc_py.PyErr_Clear();
+    text = "an exception that cannot be shown";
+  }
+  snprintf(out, size, "%s: %.*s", doing, (int)strcspn(text, "\n"), text);
+  if (line != NULL) adc_py.Py_DecRef(line);
+  if (type != NULL) adc_py.Py_DecRef(type);
+  if (value != NULL) adc_py.Py_DecRef(value);
+  if (traceback != NULL) adc_py.Py_DecRef(traceback);
+}
+
+py_object* adc_python_call_factory(const char* variable, py_object* source, py_object** module_out,
+                                   char* error, size_t size) {
+  const char* named = getenv(variable);
+  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
+  if (colon == NULL || colon == named || colon[1] == '\0') {
+    snprintf(error, size, "%s is '%s', not MODULE:FACTORY", variable, named ? named : "(not set)");
+    return NULL;
+  }
+  char module_name[512];
+  snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - named), named);
+  char doing[700];
+  py_object* module = adc_py.PyImport_ImportModule(module_name);
+  if (module == NULL) {
+    snprintf(doing, sizeof(doing), "importing %s", module_name);
+    adc_python_error_line(doing, error, size);
+    return NULL;
+  }
+  py_object* factory = adc_py.PyObject_GetAttrString(module, colon + 1);
+  if (factory == NULL) {
+    adc_py.Py_DecRef(module);
+    snprintf(doing, sizeof(doing), "%s has no %s", module_name, colon + 1);
+    adc_python_error_line(doing, error, size);
+    return NULL;
+  }
+  py_object* arguments = adc_py.PyTuple_New(1);
+  py_object* made = NULL;
+  if (arguments != NULL) {
+    adc_py.Py_IncRef(source);
+    adc_py.PyTuple_SetItem(arguments, 0, source);
+    made = adc_py.PyObject_CallObject(factory, arguments);
+    adc_py.Py_DecRef(arguments);
+  }
+  adc_py.Py_DecRef(factory);
+  if (made == NULL) {
+    snprintf(doing, sizeof(doing), "%s(source)", named);
+    adc_python_error_line(doing, error, size);
+    adc_py.Py_DecRef(module);
+    return NULL;
+  }
+  if (module_out != NULL) {
+    *module_out = module;
+  } else {
+    adc_py.Py_DecRef(module);
+  }
+  return made;
+}

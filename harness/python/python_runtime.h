@@ -1,0 +1,40 @@
+/* The embedded interpreter of a case's process: started on the shim's
+ * first entry point call (never when the shim is loaded: the harness's
+ * load check and a prepared process load it before any case), kept until
+ * the process ends (CPython cannot be finalised and started again safely).
+ *
+ * What the harness's parent found by running the Python it was given
+ * reaches the case's process in the environment (harness/cli/python_side.h
+ * sets it): ADC_PYTHON_LIBRARY (the libpython to load), ADC_PYTHON_HOME
+ * (that Python's sys.base_prefix, as PYTHONHOME: its standard library),
+ * ADC_PYTHON_PATH (its sys.path, one entry a line: a virtual environment's
+ * site-packages included) and, per side, ADC_PYTHON_PRODUCER
+ * ("MODULE:FACTORY"). */
+#ifndef ADC_PYTHON_RUNTIME_H
+#define ADC_PYTHON_RUNTIME_H
+
+#include <stddef.h>
+
+#include "python_api.h"
+
+/* Starts the interpreter if this process has not yet, and takes the GIL
+ * for the calling thread into `*gil`.  Returns 0, or -1 with the reason. */
+int adc_python_enter(int* gil, char* error, size_t size);
+
+/* Gives back the GIL adc_python_enter took. */
+void adc_python_leave(int gil);
+
+/* The pending Python exception as one line, the last line of its
+ * traceback ("ValueError: ..."), after `doing` and ": "; the exception is
+ * cleared.  Without a pending exception, `doing` alone. */
+void adc_python_error_line(const char* doing, char* out, size_t size);
+
+/* The object the callable named by the environment variable `variable`
+ * ("MODULE:FACTORY") returns for `source` (a new reference), or NULL with
+ * the reason (an import error, a missing factory, the factory's
+ * exception).  `module` receives the module (a new reference) where it is
+ * not NULL and the import succeeded. */
+py_object* adc_python_call_factory(const char* variable, py_object* source, py_object** module, char* error,
+                                   size_t size);
+
+#endif /* ADC_PYTHON_RUNTIME_H */
