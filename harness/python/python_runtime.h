@@ -1,7 +1,7 @@
-/* The embedded interpreter of a case's process: started on the shim's
- * first entry point call (never when the shim is loaded: the harness's
- * load check and a prepared process load it before any case), kept until
- * the process ends (CPython cannot be finalised and started again safely).
+/* The embedded interpreter of a case's process: started, and the module
+ * under test imported, as the shim is loaded (so that a prepared process
+ * has them before its first case: python_runtime.c), kept until the
+ * process ends (CPython cannot be finalised and started again safely).
  *
  * What the harness's parent found by running the Python it was given
  * reaches the case's process in the environment (harness/cli/python_side.h
