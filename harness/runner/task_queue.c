@@ -169,9 +169,6 @@ static bool next_alone(struct adc_task_queue* queue, bool waiting_slot, double n
   return false;
 }
 
-/* From the plan, tasks of kind `kind`: the first whose device admits a
- * process, run alone or by a new prepared process of its group (while
- * the group has more tasks waiting than processes starting). */
 /* Groups and resources one scan of the plan has found it cannot start a
  * process for: their other tasks are passed over at once. */
 #define SCAN_MEMORY 64
