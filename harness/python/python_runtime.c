@@ -95,7 +95,10 @@ int adc_python_enter(int* gil, char* error, size_t size) {
  * one case, and each case paid Python's start and pyarrow's import (0.8 s
  * a case on a 2-core machine).  An import that fails here is failed again,
  * and said, by the case that calls the factory; one that crashes or hangs
- * is the library's load misbehaving, which the harness judges as such. */
+ * is the library's load misbehaving, which the harness judges as such.
+ * It runs inside dlopen, with the loader's lock held: an import that waits
+ * for a thread of its own that needs the loader meanwhile would hang here
+ * (pyarrow 26's does not); the harness bounds the load as it bounds any. */
 __attribute__((constructor)) static void start_as_loaded(void) {
   const char* named = getenv("ADC_PYTHON_PRODUCER");
   const char* colon = named != NULL ? strrchr(named, ':') : NULL;
