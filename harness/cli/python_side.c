@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/install_layout.h"
+#include "support/clock.h"
 
 extern char** environ;
 
@@ -53,12 +53,6 @@ bool adc_is_python_side(const char* given) {
   return given != NULL && strncmp(given, ADC_PYTHON_SIDE_SCHEME, strlen(ADC_PYTHON_SIDE_SCHEME)) == 0;
 }
 
-static double now_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Runs the probe; its standard output (NUL-terminated, malloc'd) into
  * `*output` and its exit status into `*status`.  -1 with the reason when it
  * could not run or did not end in time. */
@@ -90,11 +84,11 @@ static int run_probe(const char* python, const char* module, const char* factory
   }
   size_t used = 0;
   char* text = malloc(PROBE_OUTPUT_LIMIT + 1);
-  double deadline = now_seconds() + PROBE_SECONDS;
+  double deadline = adc_now_seconds() + PROBE_SECONDS;
   bool timed_out = text == NULL;
   while (!timed_out) {
     struct pollfd wait_for = {out[0], POLLIN, 0};
-    int left_ms = (int)((deadline - now_seconds()) * 1000);
+    int left_ms = (int)((deadline - adc_now_seconds()) * 1000);
     if (left_ms <= 0 || poll(&wait_for, 1, left_ms) == 0) {
       timed_out = true;
       break;
