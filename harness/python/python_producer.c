@@ -217,13 +217,11 @@ EXPORT int64_t adc_python_BytesAllocated(void) {
   int64_t bytes = adc_reference_BytesAllocated();
   int gil;
   char error[256];
-  /* Before any export there is no interpreter to ask, nor anything held. */
+  /* Without an interpreter (libpython did not load) Python holds nothing. */
   if (adc_py.Py_IsInitialized == NULL || adc_python_enter(&gil, error, sizeof(error)) != 0) return bytes;
-  const char* named = getenv(FACTORY_VARIABLE);
-  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
-  if (colon != NULL) {
-    char module_name[512];
-    snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - named), named);
+  char module_name[512];
+  const char* factory;
+  if (adc_python_split_target(getenv(FACTORY_VARIABLE), module_name, sizeof(module_name), &factory)) {
     py_object* module = adc_py.PyImport_ImportModule(module_name);
     py_object* counter = module != NULL && adc_py.PyObject_HasAttrString(module, "bytes_allocated")
                              ? adc_py.PyObject_GetAttrString(module, "bytes_allocated")

@@ -100,14 +100,14 @@ int adc_python_enter(int* gil, char* error, size_t size) {
  * for a thread of its own that needs the loader meanwhile would hang here
  * (pyarrow 26's does not); the harness bounds the load as it bounds any. */
 __attribute__((constructor)) static void start_as_loaded(void) {
-  const char* named = getenv("ADC_PYTHON_PRODUCER");
-  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
-  if (colon == NULL) return;
+  char module_name[512];
+  const char* factory;
+  if (!adc_python_split_target(getenv("ADC_PYTHON_PRODUCER"), module_name, sizeof(module_name), &factory)) {
+    return;
+  }
   int gil;
   char error[512];
   if (adc_python_enter(&gil, error, sizeof(error)) != 0) return; /* each entry point says why */
-  char module_name[512];
-  snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - named), named);
   py_object* module = adc_py.PyImport_ImportModule(module_name);
   if (module != NULL) {
     adc_py.Py_DecRef(module);
@@ -178,16 +178,23 @@ void adc_python_error_line(const char* doing, char* out, size_t size) {
   if (traceback != NULL) adc_py.Py_DecRef(traceback);
 }
 
+bool adc_python_split_target(const char* named, char* module, size_t size, const char** factory) {
+  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
+  if (colon == NULL || colon == named || colon[1] == '\0') return false;
+  snprintf(module, size, "%.*s", (int)(colon - named), named);
+  *factory = colon + 1;
+  return true;
+}
+
 py_object* adc_python_call_factory(const char* variable, py_object* source, py_object** module_out,
                                    char* error, size_t size) {
   const char* named = getenv(variable);
-  const char* colon = named != NULL ? strrchr(named, ':') : NULL;
-  if (colon == NULL || colon == named || colon[1] == '\0') {
+  char module_name[512];
+  const char* factory_name;
+  if (!adc_python_split_target(named, module_name, sizeof(module_name), &factory_name)) {
     snprintf(error, size, "%s is '%s', not MODULE:FACTORY", variable, named ? named : "(not set)");
     return NULL;
   }
-  char module_name[512];
-  snprintf(module_name, sizeof(module_name), "%.*s", (int)(colon - named), named);
   char doing[700];
   py_object* module = adc_py.PyImport_ImportModule(module_name);
   if (module == NULL) {
@@ -195,10 +202,10 @@ py_object* adc_python_call_factory(const char* variable, py_object* source, py_o
     adc_python_error_line(doing, error, size);
     return NULL;
   }
-  py_object* factory = adc_py.PyObject_GetAttrString(module, colon + 1);
+  py_object* factory = adc_py.PyObject_GetAttrString(module, factory_name);
   if (factory == NULL) {
     adc_py.Py_DecRef(module);
-    snprintf(doing, sizeof(doing), "%s has no %s", module_name, colon + 1);
+    snprintf(doing, sizeof(doing), "%s has no %s", module_name, factory_name);
     adc_python_error_line(doing, error, size);
     return NULL;
   }

@@ -13,6 +13,7 @@
 #ifndef ADC_PYTHON_RUNTIME_H
 #define ADC_PYTHON_RUNTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "python_api.h"
@@ -28,6 +29,12 @@ void adc_python_leave(int gil);
  * traceback ("ValueError: ..."), after `doing` and ": "; the exception is
  * cleared.  Without a pending exception, `doing` alone. */
 void adc_python_error_line(const char* doing, char* out, size_t size);
+
+/* Splits `named` ("MODULE:FACTORY", as ADC_PYTHON_PRODUCER holds it) at
+ * its last colon: MODULE into `module` (cut to `size`), and `*factory` at
+ * FACTORY within `named`.  False when either part is empty or `named` is
+ * NULL. */
+bool adc_python_split_target(const char* named, char* module, size_t size, const char** factory);
 
 /* The object the callable named by the environment variable `variable`
  * ("MODULE:FACTORY") returns for `source` (a new reference), or NULL with
