@@ -16,14 +16,14 @@
 #      end), are timed on their own.
 #   2. The runner's overhead, over the same cases: the run with --jobs 1 beside the floor of merely
 #      forking as many children, one at a time, that each dlopen the reference
-#      (tests/bench_fork_baseline.c), measured alternately in one run; the
+#      (tests/benchmarks/bench_fork_baseline.c), measured alternately in one run; the
 #      ratio of the medians (target: at most 1.5).
 #   3. Validation throughput per device: comparing a 10^7-row int32 column
 #      with its fixture, beside memcmp (CPU) or a copy to the host
-#      (tests/bench_validation_throughput.c).
+#      (tests/benchmarks/bench_validation_throughput.c).
 #   4. Batches per second through the reference device stream and tasks per
 #      second through the reference async pair, beside bare calls
-#      (tests/bench_stream_throughput.c; target: >= 10^5 tasks/s).
+#      (tests/benchmarks/bench_stream_throughput.c; target: >= 10^5 tasks/s).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"

@@ -57,16 +57,16 @@ install(FILES ${CMAKE_BINARY_DIR}/ArrowDeviceConformanceConfig.cmake
         DESTINATION ${ADC_INSTALL_CMAKE_DIR})
 
 # adc_add_conformance_test shows a run that exits ADC_EXIT_NOT_SHOWN
-# (harness/outcome/run_record.h) as skipped, through SKIP_RETURN_CODE: the
+# (harness/outcome/verdict.h) as skipped, through SKIP_RETURN_CODE: the
 # function is installed without the header, so each says the number, and
 # they must agree.
-file(STRINGS harness/outcome/run_record.h ADC_EXIT_NOT_SHOWN_LINE REGEX "^#define ADC_EXIT_NOT_SHOWN [0-9]+$")
+file(STRINGS harness/outcome/verdict.h ADC_EXIT_NOT_SHOWN_LINE REGEX "^#define ADC_EXIT_NOT_SHOWN [0-9]+$")
 file(STRINGS cmake/AdcAddConformanceTest.cmake ADC_SKIP_RETURN_CODE_LINE REGEX "SKIP_RETURN_CODE [0-9]+")
 string(REGEX MATCH "[0-9]+$" ADC_EXIT_NOT_SHOWN_VALUE "${ADC_EXIT_NOT_SHOWN_LINE}")
 string(REGEX MATCH "SKIP_RETURN_CODE [0-9]+" ADC_SKIP_RETURN_CODE_VALUE "${ADC_SKIP_RETURN_CODE_LINE}")
 if(NOT ADC_EXIT_NOT_SHOWN_VALUE OR NOT ADC_SKIP_RETURN_CODE_VALUE STREQUAL "SKIP_RETURN_CODE ${ADC_EXIT_NOT_SHOWN_VALUE}")
   message(FATAL_ERROR "cmake/AdcAddConformanceTest.cmake has '${ADC_SKIP_RETURN_CODE_VALUE}', "
-                      "harness/outcome/run_record.h ADC_EXIT_NOT_SHOWN '${ADC_EXIT_NOT_SHOWN_VALUE}': make them agree")
+                      "harness/outcome/verdict.h ADC_EXIT_NOT_SHOWN '${ADC_EXIT_NOT_SHOWN_VALUE}': make them agree")
 endif()
 
 # pkg-config: the headers, and where the harness and fixtures are.  Paths

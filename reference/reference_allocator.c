@@ -18,7 +18,7 @@
  * handed out and not yet had back.
  *
  * Not counted: the fixture a producer reads from, which the fixture model
- * (fixtures/fixture_model) allocates as it parses the JSON.  It stands for a
+ * (arrow_format) allocates as it parses the JSON.  It stands for a
  * producer's data source, not for memory the Device Data Interface hands
  * over. */
 #include <stdatomic.h>

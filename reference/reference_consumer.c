@@ -6,8 +6,8 @@
  * once before returning, whatever the comparison found. */
 #include <stdio.h>
 
-#include "fixture_model/arrow_json_mirror.h"
-#include "fixture_model/arrow_structure.h"
+#include "arrow_format/arrow_json_mirror.h"
+#include "arrow_format/arrow_structure.h"
 #include "reference_core.h"
 #include "reference_device.h"
 
@@ -59,7 +59,7 @@ const char* ref_import_batch(const char* json_path, int num_batch, struct ArrowA
   return result;
 }
 
-/* The device's copy, for the mirror (fixture_model/arrow_json_mirror.h). */
+/* The device's copy, for the mirror (arrow_format/arrow_json_mirror.h). */
 static int copy_device_bytes(void* context, void* host, const void* source, size_t size) {
   const struct ref_device* device = context;
   const char* error = device->copy_to_host(host, source, size);

@@ -5,7 +5,7 @@
  * through the plugin ABI (include/adc/plugin_abi.h) under the prefix
  * "adc_reference"; nothing here serves the harness's own instrumentation,
  * which lives in harness/consumer_feed.  The fixture model
- * (fixtures/fixture_model) says what a fixture holds. */
+ * (arrow_format) says what a fixture holds. */
 #ifndef ADC_REFERENCE_CORE_H
 #define ADC_REFERENCE_CORE_H
 
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "adc/arrow_c_abi.h"
-#include "fixture_model/arrow_json.h"
+#include "arrow_format/arrow_json.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -63,7 +63,7 @@ struct ref_device {
   /* And back: copies `size` host bytes into device memory from upload, the
    * bytes there when it returns; NULL or a message.  The deliberately
    * broken libraries spoil exported data through it where the CPU cannot
-   * write in place (fixtures/broken/broken_common.c). */
+   * write in place (fixtures/deliberately_broken/rule_twins/broken_common.c). */
   const char* (*copy_from_host)(void* device, const void* host, size_t size);
 };
 

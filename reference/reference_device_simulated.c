@@ -186,7 +186,7 @@ static const char* simulated_wait_event(void* sync_event) {
  * The consumer reads in place (its kind is host readable) and never needs them; the
  * deliberately broken libraries spoil exports through them where the
  * self-test asks them to take a GPU's copy path here
- * (ADC_TWINS_THROUGH_COPIES, fixtures/broken/broken_common.c). */
+ * (ADC_TWINS_THROUGH_COPIES, fixtures/deliberately_broken/rule_twins/broken_common.c). */
 static const char* simulated_copy(void* destination, const void* source, size_t size) {
   memcpy(destination, source, size);
   return NULL;

@@ -1,6 +1,6 @@
 /* Rules for consumers handed a structurally invalid batch on purpose: one
  * rule per family of the columnar format's invariants
- * (fixture_model/arrow_structure.h), so that an implementation learns
+ * (arrow_format/arrow_structure.h), so that an implementation learns
  * which invalid inputs it lets through.
  *
  * The consumer feed breaks the family in a copy of the fixture model where

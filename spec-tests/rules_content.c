@@ -78,7 +78,7 @@ static void array_matches_fixture(struct adc_case_context* ctx) {
 }
 
 /* spec: n_buffers and n_children are "a function of the data type": the
- * layout table's (fixtures/fixture_model/arrow_layout.c) for every node. */
+ * layout table's (arrow_format/arrow_layout.c) for every node. */
 static void layout_matches(struct adc_case_context* ctx) {
   judge_batches(ctx, ARROW_JSON_DIFFERENT_COUNTS);
 }
@@ -169,7 +169,7 @@ static const struct adc_rule rules[] = {
                     "format specification, except for the binary or utf-8 view type, which has one "
                     "additional buffer compared to the Columnar format specification",
         .method = "Checks every node of every exported batch against the layout table "
-                  "(fixtures/fixture_model/arrow_layout.c) before reading any buffer: n_buffers of its "
+                  "(arrow_format/arrow_layout.c) before reading any buffer: n_buffers of its "
                   "type (a union has no validity buffer, a null or run-end encoded array no buffer at "
                   "all, a view its variadic buffers and their sizes), n_children of its type, and the "
                   "buffers and children pointers there.",

@@ -1,5 +1,5 @@
 /* Every exported array structurally valid: the invariants of the columnar
- * format that hold whatever the values (fixture_model/arrow_structure.h),
+ * format that hold whatever the values (arrow_format/arrow_structure.h),
  * one rule per family, each checked on every node of every batch the
  * producer exports, read where the data live.
  *
@@ -53,7 +53,7 @@ ARROW_STRUCTURE_FAMILIES(STRUCTURE_BODY)
       .method =                                                                                            \
           "Reads every node of every exported batch (a host copy where the CPU cannot read it in place), " \
           "typed by the fixture's fields, and checks " checks                                              \
-          " (fixtures/fixture_model/arrow_structure.c); "                                                  \
+          " (arrow_format/arrow_structure.c); "                                                            \
           "a node not laid out as its type is the layout rule's (unresolved here).",                       \
       .role = ADC_ROLE_PRODUCER,                                                                           \
       .severity = ADC_MUST,                                                                                \

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arrow_format/arrow_structure.h"
 #include "consumer_feed/consumer_feed.h"
-#include "fixture_model/arrow_structure.h"
 #include "reference_core.h"
 #include "test_support.h"
 

@@ -27,7 +27,7 @@
  * them through the device's copies even where the CPU could write in
  * place, as a GPU's memory makes them, and the consumer twins read them
  * through those copies (ADC_TWINS_THROUGH_COPIES,
- * fixtures/broken/broken_common.c), has the simulated device decline to
+ * fixtures/deliberately_broken/rule_twins/broken_common.c), has the simulated device decline to
  * make memory read-only, as a GPU's cannot (ADC_SIMULATED_NO_READ_ONLY:
  * consumer.buffers.not_written then reads the buffers back through the
  * copies instead), and checks that each twin run took that path.  A
@@ -72,7 +72,7 @@
 #define MAX_SHOWN_BY 8
 
 struct defect {
-  char name[128]; /* fixtures/broken/<name>.c */
+  char name[128]; /* fixtures/deliberately_broken/rule_twins/<name>.c */
   char library[512];
   char rule[128]; /* the one rule it must fail */
   /* The fixtures that show the defect; none: every fixture. */
@@ -800,7 +800,7 @@ START_TEST(every_rule_has_a_defect) {
 END_TEST
 
 START_TEST(every_defect_source_was_built) {
-  DIR* dir = opendir(ADC_SOURCE_DIR "/fixtures/broken");
+  DIR* dir = opendir(ADC_SOURCE_DIR "/fixtures/deliberately_broken/rule_twins");
   ck_assert_ptr_nonnull(dir);
   struct dirent* entry;
   int sources = 0;
@@ -813,7 +813,8 @@ START_TEST(every_defect_source_was_built) {
     bool built = false;
     for (int d = 0; d < n_defects; d++)
       built |= strncmp(defects[d].name, name, length - 2) == 0 && defects[d].name[length - 2] == '\0';
-    ck_assert_msg(built, "fixtures/broken/%s has no library in the build folder", name);
+    ck_assert_msg(built, "fixtures/deliberately_broken/rule_twins/%s has no library in the build folder",
+                  name);
   }
   closedir(dir);
   ck_assert_int_eq(sources, n_defects);

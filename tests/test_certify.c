@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/claim_check.h"
+#include "commands/claim_check.h"
 #include "support/version.h"
 #include "test_support.h"
 
@@ -261,7 +261,7 @@ START_TEST(test_claim_check_judges_each_side) {
 }
 END_TEST
 
-/* The rule a broken twin must fail (fixtures/broken: broken_FailsRule). */
+/* The rule a broken twin must fail (fixtures/deliberately_broken/rule_twins: broken_FailsRule). */
 static void read_fails_rule(const char* library, char* rule, size_t size) {
   void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   ck_assert_msg(handle != NULL, "%s", dlerror());

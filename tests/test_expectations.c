@@ -1,6 +1,6 @@
 /* Expectations files (--expect FILE): a case matched by an entry is judged
  * by it.  The library under test is the twin that exports one wrong value
- * (fixtures/broken/producer_wrong_value.c), which fails
+ * (fixtures/deliberately_broken/rule_twins/producer_wrong_value.c), which fails
  * array.data.matches_fixture on every fixture with a value to alter and
  * passes it on int32_all_null and int32_empty. */
 #include <check.h>
@@ -13,6 +13,7 @@
 #include "report/journal.h"
 #include "report/report.h"
 #include "rule_api/rule.h"
+#include "runner/case_plan.h"
 #include "test_support.h"
 
 #define TWIN BUILD_PATH("libbroken_producer_wrong_value.so")

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/shard_command_line.h"
+#include "commands/shard_command_line.h"
 #include "test_support.h"
 
 #define WRONG_VALUE_TWIN BUILD_PATH("libbroken_producer_wrong_value.so")

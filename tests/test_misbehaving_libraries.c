@@ -1,5 +1,5 @@
 /* A misbehaving library costs exactly its own cases.  For each library of
- * fixtures/misbehaving: the run ends by itself, its JSON report is complete
+ * fixtures/deliberately_broken/misbehaving: the run ends by itself, its JSON report is complete
  * (every planned case) and valid, a case that reaches the misbehaviour ends
  * with the expected status and a message naming the cause, a case that does
  * not reach it passes, and no process of the run is left alive (this test

@@ -20,9 +20,9 @@
 
 #include "runner/orphans.h"
 #include "runner/task_runner.h"
-#include "runner/wire.h"
 #include "support/clock.h"
 #include "test_support.h"
+#include "wire/wire.h"
 
 /* What a task does, in whichever process it runs. */
 enum behaviour {

@@ -5,7 +5,7 @@
  * fails to import inside the case, each becomes that case's verdict with
  * the cause in its message, and the run goes on.  A module the harness
  * cannot import is one error line before any case.  The factories are in
- * fixtures/misbehaving/python (standard library only), and
+ * fixtures/deliberately_broken/misbehaving/python (standard library only), and
  * misbehaving_python:passthrough hands back the harness's own source, so
  * the reference producer judged through the PyCapsule Interface checks the
  * shim itself: every rule it reaches passes.
@@ -127,7 +127,7 @@ int main(void) {
     return 77;
   }
   /* The factories' folder, on the sys.path the harness's parent finds. */
-  setenv("PYTHONPATH", SOURCE_PATH("fixtures/misbehaving/python"), 1);
+  setenv("PYTHONPATH", SOURCE_PATH("fixtures/deliberately_broken/misbehaving/python"), 1);
   Suite* suite = suite_create("python_side");
   TCase* each = tcase_create("each");
   tcase_set_timeout(each, 240);

@@ -1,6 +1,6 @@
 /* --valgrind and --preload, as a user runs them: a library whose only
  * flaws are memory errors that no check of the harness's own can see
- * (fixtures/misbehaving/memory_errors.c) passes a plain run, and ends with
+ * (fixtures/deliberately_broken/misbehaving/memory_errors.c) passes a plain run, and ends with
  * memcheck's or ASan's headline as its cases' crash under the mode made
  * for it; the reference pair stays clean under both; and each mode's bad
  * input is one error line.  Built only where the harness itself has no

@@ -1,13 +1,13 @@
 /* SHA-256 (harness/support/sha256.c) against the test vectors of FIPS
  * 180-4's examples (NIST's "SHA256.pdf") and coreutils' sha256sum, and the
- * manifest (harness/report/manifest.c) it writes and reads. */
+ * manifest (harness/support/manifest.c) it writes and reads. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "report/manifest.h"
+#include "support/manifest.h"
 #include "support/sha256.h"
 #include "test_support.h"
 

@@ -1,4 +1,4 @@
-/* The structural checks and their breaks (fixture_model/arrow_structure.h):
+/* The structural checks and their breaks (arrow_format/arrow_structure.h):
  * every bundled fixture, as the reference exports it, is structurally
  * valid; each family's break is seen by that family alone while the values
  * still equal the fixture's; and each invariant, written into an exported
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_model/arrow_structure.h"
+#include "arrow_format/arrow_structure.h"
 #include "reference_core.h"
 
 #ifndef ADC_SOURCE_DIR

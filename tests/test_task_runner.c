@@ -12,9 +12,9 @@
 
 #include "runner/orphans.h"
 #include "runner/task_runner.h"
-#include "runner/wire.h"
 #include "support/clock.h"
 #include "test_support.h"
+#include "wire/wire.h"
 
 /* A task of its own process: what it runs, its argument, its limit, and
  * whether it mostly waits and is forked by the preloading server. */

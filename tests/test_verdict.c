@@ -2,7 +2,7 @@
  * of which no MUST case was judged is never reported as conforming.  The
  * definition on run records built case by case; then the runs that used to
  * disagree with verify: a producer that loads in the preflight and in no
- * case process (fixtures/misbehaving/vanishes_after_load.c), in every
+ * case process (fixtures/deliberately_broken/misbehaving/vanishes_after_load.c), in every
  * report, through merge and through certify and verify; and a GPU-only run
  * on a machine without its GPU. */
 #include <check.h>

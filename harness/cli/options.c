@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/subcommands.h"
 #include "device/device.h"
 #include "runner/case_plan.h"
 
@@ -19,8 +18,6 @@ enum {
   OPT_DEVICE,
   OPT_FIXTURES,
   OPT_REPORT_JSON,
-  OPT_JUNIT,
-  OPT_TAP,
   OPT_FILTER,
   OPT_EXPECT,
   OPT_SHARD,
@@ -35,6 +32,8 @@ enum {
   OPT_LIST_RULES,
   OPT_VERBOSE,
   OPT_HELP,
+  /* One per report format (report/report_outputs.h), in the table's order. */
+  OPT_REPORT_FORMAT,
 };
 
 void adc_print_usage(void) {
@@ -77,12 +76,9 @@ void adc_print_usage(void) {
       "                              catalogue table of CONFORMANCE.md, or every field of\n"
       "                              every rule as a JSON array\n"
       "  --report-json FILE          write the machine-readable report (the canonical record;\n"
-      "                              schema: harness/report/report.schema.json)\n"
-      "  --junit FILE                write a JUnit XML report (fail: failure; crash, timeout:\n"
-      "                              error; not_supported, unresolved: skipped)\n"
-      "  --tap                       TAP version 14 on standard output, one point per case;\n"
-      "                              the console report goes to standard error\n",
+      "                              schema: harness/report/report.schema.json)\n",
       adc_device_names());
+  adc_print_report_format_help(stdout);
   /* In parts: the whole text as one string literal would pass the 4095
    * bytes a C11 compiler must support. */
   fputs(
@@ -120,7 +116,6 @@ void adc_print_usage(void) {
       "not pass become ::error/::warning annotations, and a summary is appended to\n"
       "$GITHUB_STEP_SUMMARY.  Colour only on a terminal, and never with NO_COLOR set.\n",
       stdout);
-  adc_print_subcommands();
 }
 
 static int parse_number(const char* option, const char* text, double minimum, double* out,
@@ -161,8 +156,9 @@ static int parse_isolation(const char* text, enum adc_isolation* out, struct adc
   return 0;
 }
 
-/* The main command's options, as getopt_long reads them. */
-static const struct option long_options[] = {
+/* The main command's own options; getopt_long reads them and one per
+ * report format (all_options). */
+static const struct option own_options[] = {
     {"producer", required_argument, NULL, OPT_PRODUCER},
     {"consumer", required_argument, NULL, OPT_CONSUMER},
     {"prefix", required_argument, NULL, OPT_PREFIX},
@@ -171,8 +167,6 @@ static const struct option long_options[] = {
     {"device", required_argument, NULL, OPT_DEVICE},
     {"fixtures", required_argument, NULL, OPT_FIXTURES},
     {"report-json", required_argument, NULL, OPT_REPORT_JSON},
-    {"junit", required_argument, NULL, OPT_JUNIT},
-    {"tap", no_argument, NULL, OPT_TAP},
     {"filter", required_argument, NULL, OPT_FILTER},
     {"expect", required_argument, NULL, OPT_EXPECT},
     {"shard", required_argument, NULL, OPT_SHARD},
@@ -189,15 +183,30 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
+#define OWN_OPTIONS (sizeof(own_options) / sizeof(own_options[0]) - 1)
+
+/* own_options, then the report formats' (OPT_REPORT_FORMAT + the format's
+ * index), then the end. */
+static const struct option* all_options(void) {
+  static struct option options[OWN_OPTIONS + ADC_REPORT_FORMAT_COUNT + 1];
+  if (options[0].name == NULL) {
+    memcpy(options, own_options, sizeof(own_options));
+    for (size_t i = 0; i < ADC_REPORT_FORMAT_COUNT; i++) {
+      options[OWN_OPTIONS + i] = adc_report_format_option(i, OPT_REPORT_FORMAT + (int)i);
+    }
+    options[OWN_OPTIONS + ADC_REPORT_FORMAT_COUNT] = (struct option){NULL, 0, NULL, 0};
+  }
+  return options;
+}
 
 /* The options that change only where the results go, how they are shown,
  * or how the cases are shared out: the shards of one run may give them
- * differently (adc-conform merge, report/shard_command_line.c).  Every
+ * differently (adc-conform merge, commands/shard_command_line.c).  Every
  * other option decides which cases run or how they are judged. */
-static const int output_only_options[] = {OPT_REPORT_JSON, OPT_JUNIT, OPT_TAP,
-                                          OPT_SHARD,       OPT_JOBS,  OPT_VERBOSE};
+static const int output_only_options[] = {OPT_REPORT_JSON, OPT_SHARD, OPT_JOBS, OPT_VERBOSE};
 
 static bool is_output_only(int option) {
+  if (option >= OPT_REPORT_FORMAT) return true; /* every report format's */
   for (size_t i = 0; i < sizeof(output_only_options) / sizeof(output_only_options[0]); i++) {
     if (output_only_options[i] == option) return true;
   }
@@ -210,7 +219,7 @@ bool adc_option_facts(const char* argument, struct adc_option_facts* facts) {
   size_t length = strcspn(name, "=");
   /* As getopt_long: an exact name wins; else a prefix of exactly one. */
   const struct option* found = NULL;
-  for (const struct option* o = long_options; o->name != NULL; o++) {
+  for (const struct option* o = all_options(); o->name != NULL; o++) {
     if (strncmp(o->name, name, length) != 0) continue;
     if (strlen(o->name) == length) {
       found = o;
@@ -243,7 +252,7 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
   opterr = 0;
   int option;
   double number = 0;
-  while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "", all_options(), NULL)) != -1) {
     switch (option) {
       case OPT_PRODUCER:
         out->producer = optarg;
@@ -268,12 +277,6 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         break;
       case OPT_REPORT_JSON:
         out->report_json = optarg;
-        break;
-      case OPT_JUNIT:
-        out->junit = optarg;
-        break;
-      case OPT_TAP:
-        out->tap = true;
         break;
       case OPT_FILTER:
         if (out->n_filters == ADC_MAX_FILTERS)
@@ -322,6 +325,10 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
         out->help = true;
         break;
       default:
+        if (option >= OPT_REPORT_FORMAT && option < OPT_REPORT_FORMAT + ADC_REPORT_FORMAT_COUNT) {
+          adc_report_format_chosen(&out->outputs, (size_t)(option - OPT_REPORT_FORMAT), optarg);
+          break;
+        }
         return adc_fail(error, "unknown or incomplete option '%s' (see --help)", argv[optind - 1]);
     }
   }

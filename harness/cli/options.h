@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "report/report.h"
+#include "report/report_outputs.h"
 #include "runner/session.h"
 #include "support/error.h"
 
@@ -21,9 +22,8 @@ struct adc_options {
   const char* device;
   const char* fixtures_dir;
   const char* report_json;
-  const char* junit;  /* --junit FILE; NULL when not given */
-  bool tap;           /* TAP 14 on standard output; the console report goes to standard error */
-  const char* expect; /* --expect FILE; NULL when not given */
+  struct adc_report_outputs outputs; /* --junit, --tap: the formats of report/report_outputs.h */
+  const char* expect;                /* --expect FILE; NULL when not given */
   /* --shard INDEX/COUNT; 1/1 when not given. */
   int shard_index;
   int shard_count;

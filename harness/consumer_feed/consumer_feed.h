@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arrow_format/arrow_json.h"
+#include "arrow_format/arrow_structure.h"
 #include "device/device.h"
-#include "fixture_model/arrow_json.h"
-#include "fixture_model/arrow_structure.h"
 
 struct adc_feed_layout {
   /* Pad top-level columns with this many leading rows and export them with

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consumer_feed/feed_async.h"
+#include "consumer_feed/feed_batch.h"
 #include "consumer_feed/feed_records.h"
 #include "support/activity_watch.h"
 #include "support/clock.h"

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consumer_feed/feed_batch.h"
 #include "consumer_feed/feed_records.h"
+#include "consumer_feed/feed_structure.h"
+#include "consumer_feed/feed_watch.h"
 
 /* The payload of one exported ArrowArray. */
 struct array_node {

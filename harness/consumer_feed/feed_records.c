@@ -13,23 +13,10 @@ static void* grow(void* items, size_t* capacity, size_t needed, size_t item_size
   return grown;
 }
 
-struct adc_feed* adc_feed_new(const struct adc_device* device) {
-  struct adc_feed* feed = calloc(1, sizeof(*feed));
-  if (feed == NULL) abort();
-  feed->device = device;
-  return feed;
-}
-
-void adc_feed_free(struct adc_feed* feed) {
-  if (feed == NULL) return;
-  feed_asyncs_free(feed); /* first: its delivery threads may still be running */
-  if (feed->queue != NULL) feed->device->driver->queue->free(feed->queue);
-  feed_streams_free(feed);
-  feed_watched_free(feed);
+void feed_records_free(struct adc_feed* feed) {
   for (size_t i = 0; i < feed->n_records; i++) free(feed->records[i]);
   free(feed->records);
   free(feed->regions);
-  free(feed);
 }
 
 struct feed_record* feed_record_add(struct adc_feed* feed, void* payload, const void* home,

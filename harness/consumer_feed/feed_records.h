@@ -33,46 +33,13 @@ struct adc_feed {
   struct adc_feed_async* asyncs; /* its async producers, newest first (feed_async.c) */
 };
 
-/* A buffer placed with watch_buffers: where it lives on the device, and
- * the copy of its bytes read back once it was placed. */
-struct feed_watched {
-  void* device_memory;
-  size_t size;
-  unsigned char* exported;
-};
-
-/* Reads `size` bytes at `device_memory` back through the device's copies
- * and keeps them, with the buffer, until the feed is freed (which frees
- * the buffer too); 0, or -1 with the reason (feed_watch.c). */
-int feed_watch_add(struct adc_feed* feed, void* device_memory, size_t size, struct adc_error* error);
-/* Frees the watched buffers and their copies. */
-void feed_watched_free(struct adc_feed* feed);
-
-/* A copy of `file` (batch `batch` and the dictionaries deep-copied, the
- * rest shared) whose batch breaks `family` (arrow_structure_break): 1,
- * or 0 when the batch has no column the family applies to, -1 when out of
- * memory; `out` is to be freed with feed_broken_file_free after 1 only
- * (feed_structure.c). */
-int feed_broken_file(const struct arrow_json_file* file, int64_t batch, enum arrow_structure_family family,
-                     struct arrow_json_file* out);
-void feed_broken_file_free(struct arrow_json_file* broken, int64_t batch);
-
-/* Frees the records of the feed's streams (feed_stream.c). */
-void feed_streams_free(struct adc_feed* feed);
-/* Waits for the delivery threads of the feed's async producers, then frees
- * them and the records of their tasks (feed_async.c). */
-void feed_asyncs_free(struct adc_feed* feed);
-
-/* The layout a stream or an async producer of the feed exports batch
- * `batch` with: one value altered when it is `altered_batch`, and late
- * writes when `late_write_seconds` is positive (feed_batch.c). */
-struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds);
-
 /* A record for a structure whose private data is `payload`; `parent` is NULL
  * for a base structure. */
 struct feed_record* feed_record_add(struct adc_feed* feed, void* payload, const void* home,
                                     struct feed_record* parent);
 void feed_region_add(struct adc_feed* feed, const void* start, size_t size);
+/* Frees the records and the regions (feed_lifetime.c, last). */
+void feed_records_free(struct adc_feed* feed);
 
 /* Called at the top of a release callback.  Returns the payload to free, or
  * NULL when the structure was already released (a second call, which is

@@ -14,7 +14,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "consumer_feed/feed_batch.h"
 #include "consumer_feed/feed_records.h"
+#include "consumer_feed/feed_stream.h"
 
 struct feed_stream {
   struct feed_stream* next; /* in the feed's list */

@@ -4,7 +4,7 @@
  * fixture's values, exported as the feed exports any batch. */
 #include <stdlib.h>
 
-#include "consumer_feed/feed_records.h"
+#include "consumer_feed/feed_structure.h"
 
 void feed_broken_file_free(struct arrow_json_file* broken, int64_t batch) {
   if (broken->batches != NULL) {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consumer_feed/feed_records.h"
+#include "consumer_feed/feed_watch.h"
 
 int feed_watch_add(struct adc_feed* feed, void* device_memory, size_t size, struct adc_error* error) {
   unsigned char* exported = malloc(size);

@@ -230,8 +230,6 @@ bool adc_device_can_check_events(const struct adc_device_driver* driver);
 /* Whether opening the driver's devices is a costly runtime start
  * (adc_device_driver.start_is_costly). */
 bool adc_device_start_is_costly(const struct adc_device_driver* driver);
-/* For drivers whose start is always costly (a GPU runtime, OpenCL). */
-bool adc_device_start_always_costly(void);
 /* The physical device the driver's devices are (adc_device_driver.physical_device). */
 const char* adc_device_physical_name(const struct adc_device_driver* driver);
 /* Whether the driver has every queue operation. */

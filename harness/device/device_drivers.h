@@ -12,6 +12,14 @@ extern const struct adc_device_driver adc_device_cuda_managed;      /* device_gp
 extern const struct adc_device_driver adc_device_rocm;              /* device_gpu_runtimes.c */
 extern const struct adc_device_driver adc_device_rocm_host;         /* device_gpu_runtimes.c */
 /* device_opencl.c, or device_opencl_unbuilt.c without OpenCL's headers */
+/* start_is_costly for drivers whose start is always costly (a GPU runtime,
+ * OpenCL).  Here, beside the drivers, rather than with the operations on
+ * a device (device_instance.c), which look drivers up in the registry:
+ * the drivers then need nothing above them. */
+static inline bool adc_device_start_always_costly(void) {
+  return true;
+}
+
 extern const struct adc_device_driver adc_device_opencl;
 /* Defines adc_device_opencl with these operations, written once for both
  * files: what the harness knows of the device without its runtime. */

@@ -102,10 +102,6 @@ bool adc_device_start_is_costly(const struct adc_device_driver* driver) {
   return driver->start_is_costly != NULL && driver->start_is_costly();
 }
 
-bool adc_device_start_always_costly(void) {
-  return true;
-}
-
 const char* adc_device_physical_name(const struct adc_device_driver* driver) {
   return driver->physical_device != NULL ? driver->physical_device : driver->name;
 }

@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "fixture_model/arrow_json_mirror.h"
+#include "arrow_format/arrow_json_mirror.h"
 #include "support/clock.h"
 
 /* What is done with the data once the CPU can read them: 0 when they are

@@ -1,10 +1,10 @@
 /* Comparing exported data with the fixture, and checking their structure
- * (fixture_model/arrow_structure.h), wherever the data live.
+ * (arrow_format/arrow_structure.h), wherever the data live.
  *
  * On a device the harness may read in place (the CPU) the array itself is
  * compared; elsewhere a host copy made through the device's operations
- * (fixture_model/arrow_json_mirror.h) is.  The comparison is the fixture model's
- * (fixture_model/arrow_json.h): logical, honouring offsets and unknown null
+ * (arrow_format/arrow_json_mirror.h) is.  The comparison is the fixture model's
+ * (arrow_format/arrow_json.h): logical, honouring offsets and unknown null
  * counts.
  *
  * Each returns 0 when the data equals the fixture, otherwise non-zero with
@@ -22,7 +22,7 @@
 #ifndef ADC_FIXTURE_COMPARE_H
 #define ADC_FIXTURE_COMPARE_H
 
-#include "fixture_model/arrow_structure.h"
+#include "arrow_format/arrow_structure.h"
 #include "rule_api/case_context.h"
 
 /* How long data that differ from the fixture are watched for late writes:

@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arrow_format/arrow_json.h"
 #include "device/device.h"
-#include "fixture_model/arrow_json.h"
 #include "rule_api/library.h"
 
 enum adc_role { ADC_ROLE_PRODUCER, ADC_ROLE_CONSUMER, ADC_ROLE_COUNT };

@@ -8,7 +8,7 @@
 #include "rule_api/needs.h"
 #include "rule_api/output_slot.h"
 #include "runner/task_process.h"
-#include "runner/wire.h"
+#include "wire/wire.h"
 
 static int channel_fd = -1;
 

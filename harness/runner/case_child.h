@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "runner/session.h"
-#include "runner/task_runner.h"
+#include "runner/task.h"
 
 /* The cases a prepared process may run: those of one library (the side
  * the rules test; both sides where one library is both) on one device. */

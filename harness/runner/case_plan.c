@@ -101,3 +101,14 @@ double adc_session_timeout(const struct adc_session* session, double own_seconds
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c) {
   return adc_session_timeout(session, c->rule->timeout_seconds);
 }
+
+void adc_expectations_match(struct adc_expectations* expectations, struct adc_case* cases, size_t n) {
+  for (size_t c = 0; c < n; c++) {
+    cases[c].expectation = NULL;
+    for (size_t e = 0; e < expectations->n_entries && cases[c].expectation == NULL; e++) {
+      if (fnmatch(expectations->entries[e].glob, cases[c].id, 0) != 0) continue;
+      cases[c].expectation = &expectations->entries[e];
+      expectations->entries[e].matched_cases++;
+    }
+  }
+}

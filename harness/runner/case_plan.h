@@ -37,4 +37,8 @@ double adc_session_timeout(const struct adc_session* session, double own_seconds
  * default, either of the last two times the session's timeout_scale. */
 double adc_case_timeout(const struct adc_session* session, const struct adc_case* c);
 
+/* Gives each case the first entry matching its ID (or none), and counts
+ * each entry's cases. */
+void adc_expectations_match(struct adc_expectations* expectations, struct adc_case* cases, size_t n);
+
 #endif /* ADC_CASE_PLAN_H */

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "runner/task_runner.h"
-#include "runner/wire.h"
 #include "support/clock.h"
+#include "wire/wire.h"
 
 /* A probe's verdict carries its findings as four lines: the reason the
  * device is unavailable ("" when it is available), the model, the driver

@@ -1,12 +1,9 @@
 #include "runner/expectations.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "runner/session.h"
 
 static const char blanks[] = " \t\r\n";
 
@@ -126,17 +123,6 @@ void adc_expectations_free(struct adc_expectations* expectations) {
   free(expectations->entries);
   free(expectations->path);
   memset(expectations, 0, sizeof(*expectations));
-}
-
-void adc_expectations_match(struct adc_expectations* expectations, struct adc_case* cases, size_t n) {
-  for (size_t c = 0; c < n; c++) {
-    cases[c].expectation = NULL;
-    for (size_t e = 0; e < expectations->n_entries && cases[c].expectation == NULL; e++) {
-      if (fnmatch(expectations->entries[e].glob, cases[c].id, 0) != 0) continue;
-      cases[c].expectation = &expectations->entries[e];
-      expectations->entries[e].matched_cases++;
-    }
-  }
 }
 
 enum adc_expectation_outcome adc_expectation_outcome(const struct adc_expectation* expectation,

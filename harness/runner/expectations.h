@@ -16,8 +16,6 @@
 #include "rule_api/status.h"
 #include "support/error.h"
 
-struct adc_case;
-
 struct adc_expectation {
   char* glob;
   enum adc_status status; /* the first status named */
@@ -46,10 +44,6 @@ enum adc_expectation_outcome {
  * line, for a bad entry). */
 int adc_expectations_read(const char* path, struct adc_expectations* out, struct adc_error* error);
 void adc_expectations_free(struct adc_expectations* expectations);
-
-/* Gives each case the first entry matching its ID (or none), and counts
- * each entry's cases. */
-void adc_expectations_match(struct adc_expectations* expectations, struct adc_case* cases, size_t n);
 
 enum adc_expectation_outcome adc_expectation_outcome(const struct adc_expectation* expectation,
                                                      enum adc_status status);

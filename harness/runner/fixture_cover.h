@@ -1,6 +1,6 @@
 /* A covering set of fixtures, per rule: the fewest fixtures of the run that
  * hold, between them, every type the rule meets in all of them (each row
- * of the type table, fixtures/fixture_model/arrow_layout.h, at any depth,
+ * of the type table, arrow_format/arrow_layout.h, at any depth,
  * and dictionary encoding).  --covering-fixtures plans each rule on its
  * set alone: for the runs where every case is slow (the sanitizer builds,
  * a memory checker), the suite chooses what reaches every rule on every

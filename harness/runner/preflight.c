@@ -1,10 +1,11 @@
 #include "runner/preflight.h"
+#include "runner/task_runner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "rule_api/library.h"
-#include "runner/wire.h"
+#include "wire/wire.h"
 
 struct load_request {
   const char* path;

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "runner/task_runner.h"
+#include "runner/task.h"
 #include "support/error.h"
 
 /* What a case's process is held to, which a load in preflight is held to

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "runner/process_state.h"
-#include "runner/wire.h"
+#include "wire/wire.h"
 
 /* Reads the next command; false at the end of the channel or on anything
  * that is not one whole command. */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runner/task_runner.h"
+#include "runner/task.h"
 
 /* What the parent sends a prepared process: the next task to run. */
 struct adc_prepared_command {

@@ -7,6 +7,7 @@
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
 #include "runner/device_probe.h"
+#include "runner/task_runner.h"
 #include "support/parent_only_memory.h"
 
 struct observation {

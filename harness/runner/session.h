@@ -9,7 +9,7 @@
 #include "rule_api/rule.h"
 #include "rule_api/status.h"
 #include "runner/expectations.h"
-#include "runner/task_runner.h"
+#include "runner/task.h"
 
 /* Devices one run may cover (--device all). */
 #define ADC_MAX_DEVICES 16

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runner/preload_server.h"
+#include "runner/process_log.h"
 
 /* Bytes read from one pipe per wake-up. */
 #define DRAIN_BUDGET (64 * 1024)
@@ -82,10 +83,6 @@ void adc_drain_output(struct adc_slot* slot) {
     adc_capture_append(&slot->output, slot->read_buffer, (size_t)n);
     budget = (size_t)n < budget ? budget - (size_t)n : 0;
   }
-}
-
-void adc_process_log_path(char* path, size_t size, const char* log_dir, long pid) {
-  snprintf(path, size, "%s/" ADC_PROCESS_LOG_PREFIX "%ld" ADC_PROCESS_LOG_SUFFIX, log_dir, pid);
 }
 
 void adc_take_process_log(struct adc_slot* slot, const char* log_dir) {

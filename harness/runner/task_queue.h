@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runner/task_runner.h"
+#include "runner/task.h"
 
 enum adc_task_state {
   ADC_TASK_PENDING,     /* not started: by a prepared process of its group, or alone */

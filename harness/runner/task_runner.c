@@ -19,9 +19,9 @@
 #include "runner/task_outcome.h"
 #include "runner/task_process.h"
 #include "runner/task_queue.h"
-#include "runner/wire.h"
 #include "support/clock.h"
 #include "support/parent_only_memory.h"
+#include "wire/wire.h"
 
 /* How often, at least, processes left behind are looked for during a run. */
 #define SWEEP_SECONDS 0.5

@@ -10,8 +10,8 @@
 #include <sys/types.h>
 
 #include "runner/output_capture.h"
-#include "runner/task_runner.h"
-#include "runner/wire.h"
+#include "runner/task.h"
+#include "wire/wire.h"
 
 enum adc_end_cause { ADC_ENDED, ADC_TIMED_OUT, ADC_STOPPED, ADC_INTERRUPTED };
 

@@ -1,7 +1,7 @@
 /* An ArrowArray tree decoded from the fuzzer's bytes, shaped after what the
  * fixture has at each place.
  *
- * The comparison (fixtures/fixture_model/arrow_json.h) reads an array as
+ * The comparison (arrow_format/arrow_json.h) reads an array as
  * the fixture's type says, since an array carries no format; so each node
  * that the fixture has a type for is laid out as that type (a validity
  * bitmap, then int values of the fixture's width, utf8 offsets and bytes,
@@ -19,7 +19,7 @@
 #ifndef ADC_FUZZ_ARRAY_H
 #define ADC_FUZZ_ARRAY_H
 
-#include "fixture_model/arrow_json.h"
+#include "arrow_format/arrow_json.h"
 #include "fuzz_bytes.h"
 
 /* A record batch shaped after batch `batch` of `file` (any batch number:

@@ -1,5 +1,5 @@
 /* Fuzz target: the comparison of a producer's ArrowSchema and ArrowArray
- * with a fixture (fixtures/fixture_model/arrow_json_compare.c), directly as
+ * with a fixture (arrow_format/arrow_json_compare.c), directly as
  * on the CPU and through a host mirror as on a GPU
  * (arrow_json_mirror.c), which are what every producer rule's verdict
  * rests on (harness/rule_api/fixture_compare.c).
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_model/arrow_json_mirror.h"
+#include "arrow_format/arrow_json_mirror.h"
 #include "fuzz_array.h"
 #include "fuzz_layout_array.h"
 #include "fuzz_schema.h"

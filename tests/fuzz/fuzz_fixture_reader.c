@@ -1,4 +1,4 @@
-/* Fuzz target: the fixture reader (fixtures/fixture_model/arrow_json_read.c).
+/* Fuzz target: the fixture reader (arrow_format/arrow_json_read.c).
  *
  * The input is read as the text of an integration JSON file.  Besides not
  * crashing, the reader must either fail with one line naming the text, or
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_model/arrow_json.h"
+#include "arrow_format/arrow_json.h"
 #include "fuzz_target.h"
 #include "support/utf8.h"
 

@@ -1,5 +1,5 @@
 /* An ArrowArray tree of any layout, built from the fixture model's own
- * buffers (laid out by the layout table, fixtures/fixture_model/
+ * buffers (laid out by the layout table, arrow_format/
  * arrow_layout.c), then changed where the fuzzer's bytes say.
  *
  * Where fuzz_array.h decodes every byte of a tree of integers, strings and
@@ -16,7 +16,7 @@
 #ifndef ADC_FUZZ_LAYOUT_ARRAY_H
 #define ADC_FUZZ_LAYOUT_ARRAY_H
 
-#include "fixture_model/arrow_json.h"
+#include "arrow_format/arrow_json.h"
 #include "fuzz_bytes.h"
 
 /* Owns the padded copies the arrays point into; free with

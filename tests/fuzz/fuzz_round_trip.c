@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrow_format/arrow_json_mirror.h"
+#include "arrow_format/arrow_structure.h"
 #include "consumer_feed/consumer_feed.h"
-#include "fixture_model/arrow_json_mirror.h"
-#include "fixture_model/arrow_structure.h"
 #include "fuzz_json_writer.h"
 #include "fuzz_target.h"
 #include "reference_core.h"

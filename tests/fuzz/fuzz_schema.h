@@ -11,7 +11,7 @@
 #ifndef ADC_FUZZ_SCHEMA_H
 #define ADC_FUZZ_SCHEMA_H
 
-#include "fixture_model/arrow_json.h"
+#include "arrow_format/arrow_json.h"
 #include "fuzz_bytes.h"
 
 /* The schema of a record batch of `file`'s fields, as a producer might

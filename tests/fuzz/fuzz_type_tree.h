@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fixture_model/arrow_layout.h"
+#include "arrow_format/arrow_layout.h"
 #include "fuzz_bytes.h"
 
 #define FUZZ_TREE_MAX_DEPTH 4

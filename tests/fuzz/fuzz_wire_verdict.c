@@ -1,5 +1,5 @@
 /* Fuzz target: the records a task's process sends its parent
- * (harness/runner/wire.c).
+ * (harness/wire/wire.c).
  *
  * The first byte picks a path:
  *   even: the rest is what arrived on the record channel; whatever
@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "fuzz_target.h"
-#include "runner/wire.h"
 #include "support/utf8.h"
+#include "wire/wire.h"
 
 static int channel[2] = {-1, -1};
 

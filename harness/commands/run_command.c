@@ -1,0 +1,257 @@
+/* The main command of adc-conform: settle the session (libraries,
+ * prefixes, device, fixtures), plan the cases, hand them to the runner and
+ * report them.  The parent never loads a library under test nor a GPU
+ * runtime itself.  Every error of the harness's own comes back here and is
+ * printed as one line. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/install_layout.h"
+#include "cli/library_sides.h"
+#include "cli/options.h"
+#include "commands/subcommands.h"
+#include "commands/wrapped_harness.h"
+#include "outcome/record_of_run.h"
+#include "report/console_style.h"
+#include "report/journal.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "report/report_outputs.h"
+#include "runner/case_plan.h"
+#include "runner/device_probe.h"
+#include "runner/fixture_set.h"
+#include "runner/runner.h"
+#include "runner/task_runner.h"
+#include "support/clock.h"
+#include "support/parent_only_memory.h"
+
+/* Whether a sanitizer watches the harness's own processes (its asan and
+ * tsan builds). */
+static bool harness_sanitized(void) {
+#if defined(ADC_SANITIZE_ADDRESS) || defined(ADC_SANITIZE_THREAD)
+  return true;
+#else
+  return false;
+#endif
+}
+
+/* --isolation as it takes effect: auto is shared, but a process per case
+ * under a memory checker or a sanitizer, whose report comes as a process
+ * ends (or, for a race, whenever it shows) and must name one case. */
+static enum adc_isolation effective_isolation(enum adc_isolation asked, bool wrapped) {
+  if (asked != ADC_ISOLATION_AUTO) return asked;
+  return wrapped || harness_sanitized() ? ADC_ISOLATION_CASE : ADC_ISOLATION_SHARED;
+}
+
+/* Adds `target` to the session's devices, once. */
+static int add_device(struct adc_session* session, const struct adc_device_target* target,
+                      struct adc_error* error) {
+  for (size_t d = 0; d < session->n_devices; d++) {
+    if (strcmp(session->devices[d].name, target->name) == 0)
+      return adc_fail(error, "device '%s' is named twice in --device", target->name);
+  }
+  if (session->n_devices == ADC_MAX_DEVICES)
+    return adc_fail(error, "--device names more than %d devices", ADC_MAX_DEVICES);
+  session->devices[session->n_devices++] = *target;
+  return 0;
+}
+
+/* --device: a comma-separated list of NAME, NAME:ID (a device id other
+ * than the first) or all (every driver's first device). */
+static int settle_devices(const char* list, struct adc_session* session, struct adc_error* error) {
+  char copy[512];
+  if (snprintf(copy, sizeof(copy), "%s", list) >= (int)sizeof(copy))
+    return adc_fail(error, "--device is too long");
+  char* rest = copy;
+  for (char* item = strsep(&rest, ","); item != NULL; item = strsep(&rest, ",")) {
+    if (strcmp(item, "all") == 0) {
+      for (size_t d = 0; d < adc_device_count(); d++) {
+        struct adc_device_target target = adc_device_target_of(adc_device_at(d));
+        if (add_device(session, &target, error) != 0) return -1;
+      }
+      continue;
+    }
+    struct adc_device_target target;
+    if (adc_device_target_parse(item, &target, error) != 0 || add_device(session, &target, error) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Settles everything a run works from; returns 0, or -1 with the reason. */
+static int settle_session(const struct adc_options* options, struct adc_session* session,
+                          struct adc_error* error) {
+  memset(session, 0, sizeof(*session));
+  session->timeout_seconds = options->timeout_seconds;
+  /* Memcheck runs code 10 to 50 times slower; a limit the user set stays. */
+  session->timeout_scale = adc_harness_wrapper() == ADC_WRAPPED_BY_VALGRIND ? 10.0 : 1.0;
+  session->harness_wrapper = adc_harness_wrapper_description();
+  session->process_log_dir = adc_memcheck_log_dir();
+  session->jobs = options->jobs;
+  session->isolation = effective_isolation(options->isolation, session->harness_wrapper != NULL);
+  session->covering_fixtures = options->covering_fixtures;
+  session->memory_limit_mib = (size_t)options->memory_limit_mib;
+  session->device_option = options->device;
+  if (settle_devices(options->device, session, error) != 0) return -1;
+  char reference[PATH_MAX];
+  adc_find_reference_library(reference, sizeof(reference));
+  /* A library's load gets what a case of a rule without a limit of its own gets. */
+  struct adc_load_limits load_limits = {adc_session_timeout(session, 0), session->memory_limit_mib};
+  if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,
+                      &load_limits, NULL, &session->producer, error) != 0) {
+    return -1;
+  }
+  if (adc_settle_side("consumer", options->consumer, options->consumer_prefix, options->prefix, reference,
+                      &load_limits, &session->producer, &session->consumer, error) != 0) {
+    return -1;
+  }
+  if (options->fixtures_dir != NULL) {
+    snprintf(session->fixtures_dir, sizeof(session->fixtures_dir), "%s", options->fixtures_dir);
+  } else {
+    adc_find_fixtures_dir(session->fixtures_dir, sizeof(session->fixtures_dir));
+  }
+  return adc_load_fixtures(session, error);
+}
+
+/* What hears of each case as it ends. */
+struct case_listeners {
+  struct adc_journal* journal; /* NULL without --report-json */
+  struct adc_progress progress;
+};
+
+static void case_ended(const struct adc_case* c, const struct adc_task_result* result, void* context) {
+  struct case_listeners* listeners = context;
+  if (listeners->journal != NULL) {
+    struct adc_case_record record;
+    adc_case_record_of_run(c, result, &record);
+    adc_journal_add(listeners->journal, &record);
+  }
+  adc_progress_case_ended(&listeners->progress, result->status);
+}
+
+/* An entry that matches no case of the run is likely stale or misspelt
+ * (or left out by --filter): said, but not a failure. */
+static void warn_unmatched(const struct adc_expectations* expectations) {
+  for (size_t e = 0; e < expectations->n_entries; e++) {
+    const struct adc_expectation* entry = &expectations->entries[e];
+    if (entry->matched_cases > 0) continue;
+    fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this run\n", expectations->path,
+            entry->line, entry->glob);
+  }
+}
+
+/* Runs the cases and reports them, the JSON report through a journal kept
+ * as the run goes; returns the exit status.  With --tap, standard output
+ * carries TAP alone and the console report goes to standard error. */
+static int run_and_report(const struct adc_options* options, const struct adc_session* session,
+                          const struct adc_case* cases, size_t n) {
+  struct adc_error error;
+  struct case_listeners listeners = {NULL, {0}};
+  if (options->report_json != NULL) {
+    listeners.journal = adc_journal_open(options->report_json, session, n, &error);
+    if (listeners.journal == NULL) return adc_cli_bad_input(&error);
+  }
+  FILE* console = adc_report_outputs_use_stdout(&options->outputs) ? stderr : stdout;
+  /* The parent's alone: no case's process reads them (support/parent_only_memory.h). */
+  struct adc_task_result* results = adc_parent_only_calloc(n, sizeof(*results));
+  double started = adc_now_seconds();
+  adc_progress_start(&listeners.progress, stderr, n);
+  int ran = results == NULL ? adc_fail(&error, "out of memory")
+                            : adc_run_cases(session, cases, n, results, case_ended, &listeners, &error);
+  adc_progress_end(&listeners.progress);
+  if (ran != 0) {
+    adc_parent_only_free(results);
+    adc_journal_close(listeners.journal, false);
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_run_outcome outcome = {adc_now_seconds() - started, adc_run_interrupted_by()};
+  /* The run judged once: every report below reads this record. */
+  struct adc_run_record record;
+  if (adc_run_record_of_run(&record, session, cases, results, n, &outcome, &error) != 0) {
+    adc_parent_only_free(results);
+    adc_journal_close(listeners.journal, false);
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_console_style style = {options->verbose, adc_console_wants_colour(console)};
+  adc_print_console_report(console, &record, &style);
+  fprintf(console, "Wall time: %.3f s\n", record.wall_seconds);
+  int exit_code = record.exit_status;
+  /* The canonical record first: the journal goes only once it is written. */
+  bool written =
+      options->report_json == NULL || adc_write_json_report(options->report_json, &record, &error) == 0;
+  adc_journal_close(listeners.journal, written);
+  if (!written || adc_write_report_outputs(&record, &options->outputs, console, &error) != 0) {
+    exit_code = adc_cli_bad_input(&error);
+  }
+  adc_run_record_free(&record);
+  adc_parent_only_free(results);
+  return exit_code;
+}
+
+int adc_run_command(int argc, char** argv) {
+  struct adc_options options;
+  struct adc_error error;
+  if (adc_parse_options(argc, argv, &options, &error) != 0) return adc_cli_bad_input(&error);
+  if (options.help) {
+    adc_print_usage();
+    adc_print_subcommands();
+    return EXIT_SUCCESS;
+  }
+  if (options.list_rules) {
+    adc_print_rule_catalogue(stdout, options.rules_format);
+    return EXIT_SUCCESS;
+  }
+  if (options.producer == NULL && options.consumer == NULL) {
+    adc_fail(&error, "name a library with --producer and/or --consumer (see --help)");
+    return adc_cli_bad_input(&error);
+  }
+  /* Only a run goes under --valgrind or --preload. */
+  if (!options.list_cases) {
+    int wrapped_exit_status = 0;
+    int wrapped = adc_wrap_harness_if_asked(&options, argv, &wrapped_exit_status, &error);
+    if (wrapped < 0) return adc_cli_bad_input(&error);
+    if (wrapped > 0) return wrapped_exit_status;
+  }
+  struct adc_expectations expectations;
+  if (options.expect != NULL && adc_expectations_read(options.expect, &expectations, &error) != 0) {
+    return adc_cli_bad_input(&error);
+  }
+  struct adc_session session;
+  if (settle_session(&options, &session, &error) != 0) {
+    if (options.expect != NULL) adc_expectations_free(&expectations);
+    return adc_cli_bad_input(&error);
+  }
+  if (options.expect != NULL) session.expectations = &expectations;
+  session.argc = argc;
+  session.argv = argv;
+
+  struct adc_case* cases = NULL;
+  size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
+  n = adc_shard_cases(cases, n, options.shard_index, options.shard_count);
+  if (options.expect != NULL) {
+    adc_expectations_match(&expectations, cases, n);
+    warn_unmatched(&expectations);
+  }
+  int exit_code = EXIT_SUCCESS;
+  if (options.list_cases) {
+    for (size_t i = 0; i < n; i++) printf("%s\n", cases[i].id);
+  } else if (n == 0) {
+    adc_fail(
+        &error, "no case to run on device '%s'%s", session.device_option,
+        options.n_filters ? " matches the --filter globs" : " (no rule of this catalogue applies to it)");
+    exit_code = adc_cli_bad_input(&error);
+  } else if (adc_probe_devices(&session, cases, n, &error) != 0) {
+    exit_code = adc_cli_bad_input(&error);
+  } else if (adc_run_interrupted_by() != 0) {
+    /* Interrupted while the devices were probed: nothing ran. */
+    exit_code = 128 + adc_run_interrupted_by();
+  } else {
+    exit_code = run_and_report(&options, &session, cases, n);
+  }
+  free(cases);
+  adc_free_fixtures(&session);
+  if (options.expect != NULL) adc_expectations_free(&expectations);
+  return exit_code;
+}

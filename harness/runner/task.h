@@ -1,0 +1,163 @@
+/* A task and what running it gives: the types the runner's files share
+ * (task_runner.h runs tasks; each file of the runner works on one part of
+ * a task's run and needs these, never the runner itself). */
+#ifndef ADC_TASK_H
+#define ADC_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rule_api/status.h"
+#include "support/error.h"
+
+struct adc_task_group;
+struct adc_task_resource;
+
+/* A verdict given inside a prepared process. */
+struct adc_task_verdict {
+  enum adc_status status;
+  char message[1012];
+};
+
+struct adc_task {
+  /* Runs in a process of its own; sends the verdict on `verdict_fd`
+   * (adc_wire_send), after READY where its start is timed apart, or
+   * REFUSED when its device refused it (wire.h). */
+  void (*run)(const void* argument, int verdict_fd);
+  const void* argument;
+  double timeout_seconds;
+  /* The task's process sleeps most of its time by design, watching for
+   * something a conforming library never does: it may run in one of the
+   * run's waiting slots, beside the tasks that use the CPU. */
+  bool mostly_waits;
+  /* The task's process is forked by the run's preloading server, which
+   * has mapped what `adc_task_run.preload` maps (runner/preload_server.h),
+   * rather than by the harness; the harness is its parent either way. */
+  bool preloaded;
+  /* The prepared processes that may run it, one after another with the
+   * other tasks of the group (struct adc_task_group); NULL: it always
+   * runs in a process of its own. */
+  const struct adc_task_group* group;
+  /* In a prepared process of `group`: runs the task there and gives its
+   * verdict (which the process sends once it has looked for what the task
+   * left behind).  A fault the task's guard catches sends its own verdict
+   * and ends the process, as it does in a process of its own. */
+  void (*run_prepared)(const void* argument, struct adc_task_verdict* verdict);
+  /* The device its process holds (an element of adc_task_run.resources),
+   * admitted at so many processes at once; NULL: none. */
+  const struct adc_task_resource* resource;
+  /* Its process of its own sends READY once its device is open: until
+   * then this bounds it (past it: unresolved, the device never opened),
+   * and its time limit counts from READY.  0: the limit counts from the
+   * fork. */
+  double start_seconds;
+};
+
+/* Tasks that may share a prepared process: a process that makes once what
+ * each of them would make anew (loads the library, opens the device's
+ * runtime), then runs them one after another.  Isolation stays the
+ * promise (CONFORMANCE.md, "How cases run"):
+ *   - a task that does not pass (or not_supported) there is run again
+ *     alone, in a process of its own, and that run gives its verdict;
+ *   - a crash or a hang costs the prepared process, whose task is then run
+ *     alone, and the tasks after it go on in a new one;
+ *   - a task that leaves something behind (a thread, a process, a signal
+ *     disposition, memory, what the group's `left_behind` sees) ends its
+ *     prepared process after its verdict;
+ *   - the verdicts of a prepared process's tasks stand once it has exited
+ *     cleanly, after its last task: a process that dies or is killed has
+ *     every task it passed run again alone. */
+struct adc_task_group {
+  /* In the prepared process, before its first task: makes what its tasks
+   * share.  0, or -1 with the reason; `*refused` set where the reason is
+   * a device's refusal (wire.h, REFUSED), which the runner retries. */
+  int (*prepare)(const void* argument, bool* refused, struct adc_error* error);
+  /* Optional, in the prepared process after each task: writes what the
+   * task left behind that only the group can see (a device's sticky
+   * error, memory the library says it still holds) to `text`; whether
+   * it left anything. */
+  bool (*left_behind)(const void* argument, char* text, size_t size);
+  const void* argument;
+  /* Bounds `prepare`; past it the process is killed and its first task
+   * runs alone. */
+  double start_seconds;
+  /* Its processes are forked by the preloading server (adc_task.preloaded). */
+  bool preloaded;
+  const char* name; /* in messages: "reference on opencl" */
+};
+
+/* A device that processes hold: at most `limit` of them at once, a number
+ * the runner lowers when the device refuses one (REFUSED): then no
+ * process asks for it again before one that held it has ended, or a pause
+ * that doubles with each refusal in a row; after
+ * ADC_RESOURCE_REFUSALS_TOLERATED refusals in a row with no process
+ * holding it, its tasks end unresolved with the device's reason. */
+struct adc_task_resource {
+  int limit;
+  const char* name; /* "cuda device 0" */
+};
+#define ADC_RESOURCE_REFUSALS_TOLERATED 5
+/* The first pause after a refusal; it doubles with each refusal in a row. */
+#define ADC_RESOURCE_FIRST_PAUSE_SECONDS 0.05
+
+/* A prepared process runs at most this many tasks, then exits, which
+ * confirms their verdicts: a run's journal and progress hear of them in
+ * steps of at most this many, and whatever a library accumulates is
+ * bounded. */
+#define ADC_TASKS_PER_PREPARED_PROCESS 256
+
+/* How a task's verdict came about, where it ran in a prepared process. */
+struct adc_shared_attempt {
+  bool ran; /* the task ran in a prepared process first */
+  /* It was then run alone (what it did there was not a pass, or its
+   * prepared process did not end cleanly), and `status` and `message`
+   * are what the prepared process gave. */
+  bool rerun_alone;
+  enum adc_status status;
+  char message[400];
+  /* What the task left behind in the prepared process, which then ended
+   * (LEFT_BEHIND: "left 1 thread(s) running"); "" where nothing. */
+  char left_behind[200];
+};
+
+struct adc_task_result {
+  enum adc_status status;
+  char message[1400];
+  double seconds;
+  struct adc_shared_attempt shared;
+};
+
+struct adc_task_run {
+  int jobs; /* tasks at a time */
+  /* Tasks that mostly wait may run beside those `jobs`, this many at a time
+   * (0: they take their turn in the `jobs` like the others).  A task that
+   * uses the CPU never runs in these slots. */
+  int waiting_jobs;
+  /* The address space each task's process may take (RLIMIT_AS); 0: no limit. */
+  size_t memory_limit_bytes;
+  /* A folder where a tool wrapping the harness writes each process's log
+   * apart, as adc_process_log_path names it (--valgrind): a task's log is added to
+   * its output when it ends, then removed.  NULL: none. */
+  const char* process_log_dir;
+  /* Where not NULL, and some task is `preloaded`: called once, in a
+   * process of the run's own that forks those tasks, to map the
+   * libraries they would otherwise each load.  It must start nothing
+   * (no thread, no runtime): the tasks are forked after it. */
+  void (*preload)(void* context);
+  void* preload_context;
+  /* How long that process may take to answer a request, its preload
+   * included (0: ADC_PRELOAD_ANSWER_SECONDS).  Past it, the process is
+   * stopped and the tasks start from the harness. */
+  double preload_answer_seconds;
+  /* The devices tasks may hold (adc_task.resource points into it). */
+  const struct adc_task_resource* resources;
+  size_t n_resources;
+  /* Called in the parent as each task's verdict is final, in that order. */
+  void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
+  void* context;
+};
+
+/* Loading a runtime takes 30 ms natively and 7 s under Valgrind. */
+#define ADC_PRELOAD_ANSWER_SECONDS 120.0
+
+#endif /* ADC_TASK_H */
