@@ -86,8 +86,8 @@ int adc_python_enter(int* gil, char* error, size_t size) {
   return 0;
 }
 
-/* The interpreter started and the module of ADC_PYTHON_PRODUCER imported
- * as the shim is loaded: a prepared process loads it before it takes the
+/* The interpreter started and the module of ADC_PYTHON_PRODUCER (and of
+ * ADC_PYTHON_CONSUMER) imported as the shim is loaded: a prepared process loads it before it takes the
  * state each case is compared with (harness/runner/process_state.h), so
  * what starting Python and importing the library leave (pyarrow 26: a
  * thread, 3.6 MB and a SIGINT handler) is the process's, not its first
