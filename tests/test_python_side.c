@@ -9,8 +9,8 @@
  * (standard library only), and misbehaving_python:passthrough hands back
  * what it was given, so the reference producer (or consumer) judged
  * through the PyCapsule Interface checks the shim itself: every rule it
- * reaches passes.  python_consumer_twins:never_releases_batches breaks one
- * consumer rule, which catches it, and no other.
+ * reaches passes.  Each of python_consumer_twins breaks one consumer rule,
+ * which catches it, and no other.
  *
  * Needs a python3 (or $ADC_PYTHON) with a shared libpython; without one the
  * program exits 77 (skipped). */
@@ -223,19 +223,32 @@ START_TEST(consumer_module_not_found_is_one_error_line) {
 }
 END_TEST
 
-/* A consumer that never releases the batches it imports fails
- * consumer.release.exactly_once, on the CPU and as device arrays, and no
- * other consumer rule: the rules judge a Python consumer. */
+/* Consumers that never release what they import (batches; streams taken
+ * through the shim's __arrow_c_stream__ view) fail the release rule of
+ * that structure, on every device it runs on, and no other consumer rule:
+ * the rules judge a Python consumer. */
+struct consumer_twin {
+  const char* consumer;
+  const char* rule; /* "/RULE/", within the case ID */
+  const char* message;
+  int cases; /* two fixtures, on the devices the rule runs on */
+};
+
+static const struct consumer_twin consumer_twins[] = {
+    {"python:python_consumer_twins:never_releases_batches", "/consumer.release.exactly_once/",
+     "the consumer returned without releasing the batch", 4},
+    {"python:python_consumer_twins:never_releases_streams", "/consumer.device_stream.releases_stream_once/",
+     "the consumer returned without releasing the stream", 2},
+};
+
 START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
-  const char* args[] = {"--consumer", "python:python_consumer_twins:never_releases_batches",
-                        "--device",   "cpu,cpu_device_arrays",
-                        "--fixtures", HAND_WRITTEN_FIXTURES,
-                        "--filter",   "*/*/int32_nulls",
-                        "--filter",   "*/*/nested_struct",
-                        NULL};
+  const struct consumer_twin* twin = &consumer_twins[_i];
+  const char* args[] = {"--consumer", twin->consumer,        "--device", "cpu,cpu_device_arrays",
+                        "--fixtures", HAND_WRITTEN_FIXTURES, "--filter", "*/*/int32_nulls",
+                        "--filter",   "*/*/nested_struct",   NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  ck_assert_msg(report != NULL, "%s: no report (exit %d)", twin->consumer, exit_code);
   ck_assert_int_eq(exit_code, 1);
   const cJSON* c;
   int caught = 0;
@@ -243,17 +256,16 @@ START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
     const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
     const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
     const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
-    if (strstr(id, "/consumer.release.exactly_once/") != NULL) {
-      ck_assert_msg(strcmp(status, "fail") == 0, "%s: %s", id, status);
-      ck_assert_msg(strstr(message, "the consumer returned without releasing the batch") != NULL, "%s: %s",
-                    id, message);
+    if (strstr(id, twin->rule) != NULL) {
+      ck_assert_msg(strcmp(status, "fail") == 0, "%s %s: %s", twin->consumer, id, status);
+      ck_assert_msg(strstr(message, twin->message) != NULL, "%s %s: %s", twin->consumer, id, message);
       caught++;
     } else if (strcmp(status, "pass") != 0) {
       ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(id, "/consumer.async.") != NULL,
-                    "%s: %s: %s", id, status, message);
+                    "%s %s: %s: %s", twin->consumer, id, status, message);
     }
   }
-  ck_assert_int_eq(caught, 4); /* two fixtures, two devices */
+  ck_assert_int_eq(caught, twin->cases);
   cJSON_Delete(report);
 }
 END_TEST
@@ -288,7 +300,8 @@ int main(void) {
   tcase_add_loop_test(each, consumer_misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(consumer_misbehaviours) / sizeof(consumer_misbehaviours[0])));
   tcase_add_test(each, consumer_module_not_found_is_one_error_line);
-  tcase_add_test(each, consumer_twin_is_caught_by_its_rule_alone);
+  tcase_add_loop_test(each, consumer_twin_is_caught_by_its_rule_alone, 0,
+                      (int)(sizeof(consumer_twins) / sizeof(consumer_twins[0])));
   suite_add_tcase(suite, each);
   return run_suite(suite);
 }
