@@ -279,7 +279,11 @@ static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu
   py_object* object = NULL;
   if (members != NULL && add_methods(members, kind, on_cpu, self) == 0 &&
       add_value(members, "kind", adc_py.PyUnicode_FromString(kinds[kind])) == 0 &&
-      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0) {
+      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0 &&
+      /* type() called from C, outside any Python frame, sets no __module__,
+       * and a library naming the object's type in a message (nanoarrow's
+       * c_array_stream) would raise AttributeError instead. */
+      add_value(members, "__module__", adc_py.PyUnicode_FromString("adc_python")) == 0) {
     object = adc_python_instantiate(names[kind], members);
   }
   if (members != NULL) adc_py.Py_DecRef(members);
