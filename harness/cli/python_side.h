@@ -7,8 +7,8 @@
  * use ($ADC_PYTHON, else python3 on PATH) is run once, in a process of its
  * own, to find its libpython, its standard library and its sys.path (a
  * virtual environment's site-packages included), and to import MODULE and
- * check FACTORY (FUNCTION) is callable there: a module that cannot be imported is one
- * error line before any case.  What it found is put in this process's
+ * check FACTORY (a consumer's FUNCTION) is callable there: a module that
+ * cannot be imported is one error line before any case.  What it found is put in this process's
  * environment, which every case's process inherits
  * (harness/python/python_runtime.h names the variables). */
 #ifndef ADC_PYTHON_SIDE_H
@@ -25,8 +25,9 @@
 /* Whether `given` (--producer, --consumer) names a Python library. */
 bool adc_is_python_side(const char* given);
 
-/* Settles `given` ("python:MODULE:FACTORY", "python:MODULE:FUNCTION") for `role`: the shim's path
- * into `shim` and the environment of the cases set.  Returns 0, or -1 with
+/* Settles `given` ("python:MODULE:FACTORY", or "python:MODULE:FUNCTION"
+ * for the consumer) for `role`: the shim's path into `shim` and the
+ * environment of the cases set.  Returns 0, or -1 with
  * one line naming the problem. */
 int adc_settle_python_side(const char* role, const char* given, char* shim, size_t size,
                            struct adc_error* error);
