@@ -184,6 +184,8 @@ static const struct consumer_misbehaviour consumer_misbehaviours[] = {
      "the consumer's result (<class 'NoneType'>) has no __arrow_c_"},
     {"python:misbehaving_python_import:consume", "fail", "unresolved",
      "importing misbehaving_python_import: ImportError: this module fails to import inside a case"},
+    {"python:misbehaving_python:asks_twice", "fail", "unresolved",
+     "RuntimeError: the harness's export was already given out"},
 };
 
 START_TEST(consumer_misbehaviour_is_the_cases_verdict) {
