@@ -1,14 +1,16 @@
-/* A Python library under test (--producer python:MODULE:FACTORY) is judged
- * in each case's process, which embeds CPython (harness/python), and
- * misbehaves there at the cost of its own cases only: an exception, a
- * crash, a hang, an object without the interface's method, a module that
- * fails to import inside the case, each becomes that case's verdict with
- * the cause in its message, and the run goes on.  A module the harness
- * cannot import is one error line before any case.  The factories are in
- * fixtures/deliberately_broken/misbehaving/python (standard library only), and
- * misbehaving_python:passthrough hands back the harness's own source, so
- * the reference producer judged through the PyCapsule Interface checks the
- * shim itself: every rule it reaches passes.
+/* A Python library under test (--producer python:MODULE:FACTORY, or
+ * --consumer python:MODULE:FUNCTION) is judged in each case's process,
+ * which embeds CPython (harness/python), and misbehaves there at the cost
+ * of its own cases only: an exception, a crash, a hang, an object without
+ * the interface's method, a module that fails to import inside the case,
+ * each becomes that case's verdict with the cause in its message, and the
+ * run goes on.  A module the harness cannot import is one error line before
+ * any case.  The factories and functions are in fixtures/deliberately_broken/misbehaving/python
+ * (standard library only), and misbehaving_python:passthrough hands back
+ * what it was given, so the reference producer (or consumer) judged
+ * through the PyCapsule Interface checks the shim itself: every rule it
+ * reaches passes.  Each of python_consumer_twins breaks one consumer rule,
+ * which catches it, and no other.
  *
  * Needs a python3 (or $ADC_PYTHON) with a shared libpython; without one the
  * program exits 77 (skipped). */
@@ -109,6 +111,174 @@ START_TEST(module_not_found_is_one_error_line) {
 }
 END_TEST
 
+#define CONSUMER_BASELINE_CASE "cpu/baseline.consumer.imports_baseline_fixtures/int32_nulls"
+#define CONSUMER_BUFFERS_CASE "cpu/consumer.buffers.not_written/int32_nulls"
+
+/* Every case of the run passes, but those of a rule whose entry point the
+ * shim leaves out (the interface has no async stream): not_supported,
+ * naming it. */
+static int passed_but_async(const cJSON* report) {
+  const cJSON* c;
+  int passed = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+    if (strcmp(status, "pass") == 0) {
+      passed++;
+    } else {
+      ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(id, "/consumer.async.") != NULL &&
+                        strstr(message, "does not export adc_python_CDeviceIntegration_ImportAsync") != NULL,
+                    "%s: %s: %s", id, status, message);
+    }
+  }
+  return passed;
+}
+
+START_TEST(consumer_passthrough_judges_the_reference_through_capsules) {
+  const char* args[] = {"--consumer", "python:misbehaving_python:passthrough",
+                        "--device",   "cpu,cpu_device_arrays",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "*/*/int32_nulls",
+                        "--filter",   "*/*/nested_struct",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  ck_assert_msg(exit_code == 0, "exit %d", exit_code);
+  int passed = passed_but_async(report);
+  ck_assert_msg(passed >= 40, "only %d cases passed", passed);
+  /* Each Import entry point of the shim was reached: schema, batch, device
+   * batch, device stream. */
+  const char* reached[] = {"cpu/consumer.schema.release.exactly_once/int32_nulls",
+                           "cpu/consumer.release.exactly_once/int32_nulls",
+                           "cpu_device_arrays/consumer.release.exactly_once/int32_nulls",
+                           "cpu/consumer.device_stream.releases_stream_once/int32_nulls",
+                           "cpu/consumer.compare.detects_mismatch/nested_struct"};
+  for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++) {
+    const char* message;
+    ck_assert_msg(strcmp(status_of(report, reached[i], &message), "pass") == 0, "%s: %s", reached[i],
+                  message);
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* The consumer's misbehaviour is the verdict of the case, with the
+ * traceback's last line in its message: the baseline fails (the consumer
+ * declined a plain export), the immutability rule cannot tell (unresolved);
+ * a crash or hang is either case's crash or timeout. */
+struct consumer_misbehaviour {
+  const char* consumer;
+  const char* baseline_status;
+  const char* buffers_status;
+  const char* cause;
+};
+
+static const struct consumer_misbehaviour consumer_misbehaviours[] = {
+    {"python:misbehaving_python:raises", "fail", "unresolved",
+     "misbehaving_python:raises(handover): ValueError: this factory refuses on purpose"},
+    {"python:misbehaving_python:segfaults", "crash", "crash", "signal 11"},
+    {"python:misbehaving_python:hangs", "timeout", "timeout", "within"},
+    {"python:misbehaving_python:returns_none", "fail", "unresolved",
+     "the consumer's result (<class 'NoneType'>) has no __arrow_c_"},
+    {"python:misbehaving_python_import:consume", "fail", "unresolved",
+     "importing misbehaving_python_import: ImportError: this module fails to import inside a case"},
+    {"python:misbehaving_python:asks_twice", "fail", "unresolved",
+     "RuntimeError: the harness's export was already given out"},
+};
+
+START_TEST(consumer_misbehaviour_is_the_cases_verdict) {
+  const struct consumer_misbehaviour* m = &consumer_misbehaviours[_i];
+  const char* timeout = strcmp(m->baseline_status, "timeout") == 0 ? "5" : "60";
+  const char* args[] = {"--consumer", m->consumer,
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   CONSUMER_BASELINE_CASE,
+                        "--filter",   CONSUMER_BUFFERS_CASE,
+                        "--timeout",  timeout,
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "%s: no report (exit %d)", m->consumer, exit_code);
+  ck_assert_msg(exit_code != 2, "%s: bad input", m->consumer);
+  const char* ids[] = {CONSUMER_BASELINE_CASE, CONSUMER_BUFFERS_CASE};
+  const char* statuses[] = {m->baseline_status, m->buffers_status};
+  for (int i = 0; i < 2; i++) {
+    const char* message;
+    const char* status = status_of(report, ids[i], &message);
+    ck_assert_msg(strcmp(status, statuses[i]) == 0, "%s %s: %s (%s), not %s", m->consumer, ids[i], status,
+                  message, statuses[i]);
+    ck_assert_msg(strstr(message, m->cause) != NULL, "%s %s: '%s' not in: %s", m->consumer, ids[i], m->cause,
+                  message);
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
+START_TEST(consumer_module_not_found_is_one_error_line) {
+  const char* args[] = {"--consumer", "python:no_such_module_here:consume", NULL};
+  expect_one_error_line(args, "importing no_such_module_here: ModuleNotFoundError: No module named");
+  const char* function[] = {"--consumer", "python:misbehaving_python:no_such_function", NULL};
+  expect_one_error_line(function, "misbehaving_python has no no_such_function");
+  const char* shape[] = {"--consumer", "python:misbehaving_python", NULL};
+  expect_one_error_line(shape, "is not python:MODULE:FUNCTION");
+}
+END_TEST
+
+/* Consumers that never release what they import (batches; streams taken
+ * through the shim's __arrow_c_stream__ view) fail the release rule of
+ * that structure, on every device it runs on, and one that ignores the
+ * offset gets the offset rule's warning; no other consumer rule catches
+ * them: the rules judge a Python consumer. */
+struct consumer_twin {
+  const char* consumer;
+  const char* rule;   /* "/RULE/", within the case ID */
+  const char* status; /* fail for a MUST, warning for a SHOULD */
+  const char* message;
+  int cases; /* two fixtures, on the devices the rule runs on */
+};
+
+static const struct consumer_twin consumer_twins[] = {
+    {"python:python_consumer_twins:never_releases_batches", "/consumer.release.exactly_once/", "fail",
+     "the consumer returned without releasing the batch", 4},
+    {"python:python_consumer_twins:never_releases_streams", "/consumer.device_stream.releases_stream_once/",
+     "fail", "the consumer returned without releasing the stream", 2},
+    {"python:python_consumer_twins:ignores_offsets", "/consumer.offset.handled/", "warning",
+     "exported with offset 3 on its columns, equals the fixture but the consumer reported: what the consumer "
+     "imported differs from the fixture",
+     4},
+};
+
+START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
+  const struct consumer_twin* twin = &consumer_twins[_i];
+  const char* args[] = {"--consumer", twin->consumer,        "--device", "cpu,cpu_device_arrays",
+                        "--fixtures", HAND_WRITTEN_FIXTURES, "--filter", "*/*/int32_nulls",
+                        "--filter",   "*/*/nested_struct",   NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "%s: no report (exit %d)", twin->consumer, exit_code);
+  /* A MUST failed: 1; a SHOULD's warning alone: 0. */
+  ck_assert_int_eq(exit_code, strcmp(twin->status, "fail") == 0 ? 1 : 0);
+  const cJSON* c;
+  int caught = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+    if (strstr(id, twin->rule) != NULL) {
+      ck_assert_msg(strcmp(status, twin->status) == 0, "%s %s: %s", twin->consumer, id, status);
+      ck_assert_msg(strstr(message, twin->message) != NULL, "%s %s: %s", twin->consumer, id, message);
+      caught++;
+    } else if (strcmp(status, "pass") != 0) {
+      ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(id, "/consumer.async.") != NULL,
+                    "%s %s: %s: %s", twin->consumer, id, status, message);
+    }
+  }
+  ck_assert_int_eq(caught, twin->cases);
+  cJSON_Delete(report);
+}
+END_TEST
+
 /* Whether the Python the harness would run has a shared libpython. */
 static int python_can_be_embedded(void) {
   const char* python = getenv("ADC_PYTHON");
@@ -135,6 +305,12 @@ int main(void) {
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);
+  tcase_add_test(each, consumer_passthrough_judges_the_reference_through_capsules);
+  tcase_add_loop_test(each, consumer_misbehaviour_is_the_cases_verdict, 0,
+                      (int)(sizeof(consumer_misbehaviours) / sizeof(consumer_misbehaviours[0])));
+  tcase_add_test(each, consumer_module_not_found_is_one_error_line);
+  tcase_add_loop_test(each, consumer_twin_is_caught_by_its_rule_alone, 0,
+                      (int)(sizeof(consumer_twins) / sizeof(consumer_twins[0])));
   suite_add_tcase(suite, each);
   return run_suite(suite);
 }

@@ -159,14 +159,8 @@ int adc_settle_python_side(const char* role, const char* given, char* shim, size
   const char* colon = strchr(spec, ':');
   if (colon == NULL || !is_dotted_name(spec, (size_t)(colon - spec)) ||
       !is_dotted_name(colon + 1, strlen(colon + 1)) || strchr(colon + 1, '.') != NULL) {
-    return adc_fail(error, "--%s '%s' is not python:MODULE:FACTORY (a module path and a callable in it)",
-                    role, given);
-  }
-  if (strcmp(role, "producer") != 0) {
-    return adc_fail(error,
-                    "--%s %s: a Python library is judged as a producer only (the shim has no consumer "
-                    "entry points yet)",
-                    role, given);
+    return adc_fail(error, "--%s '%s' is not python:MODULE:%s (a module path and a callable in it)", role,
+                    given, strcmp(role, "producer") == 0 ? "FACTORY" : "FUNCTION");
   }
   char module[512];
   snprintf(module, sizeof(module), "%.*s", (int)(colon - spec), spec);
@@ -194,7 +188,8 @@ int adc_settle_python_side(const char* role, const char* given, char* shim, size
       setenv("ADC_PYTHON_PATH", paths, 1);
       free(paths);
     }
-    setenv("ADC_PYTHON_PRODUCER", spec, 1);
+    /* MODULE:FACTORY for the producer, MODULE:FUNCTION for the consumer. */
+    setenv(strcmp(role, "producer") == 0 ? "ADC_PYTHON_PRODUCER" : "ADC_PYTHON_CONSUMER", spec, 1);
     adc_find_python_shim(shim, size);
     if (access(shim, R_OK) != 0)
       result = adc_fail(error, "--%s %s: the Python shim '%s' is missing", role, given, shim);

@@ -1,4 +1,5 @@
-/* A Python library as a side under test: `--producer python:MODULE:FACTORY`.
+/* A Python library as a side under test: `--producer python:MODULE:FACTORY`
+ * or `--consumer python:MODULE:FUNCTION`.
  *
  * The side's library is the bundled Python shim (harness/python), prefix
  * adc_python, which embeds CPython in each case's process; the harness's
@@ -6,8 +7,8 @@
  * use ($ADC_PYTHON, else python3 on PATH) is run once, in a process of its
  * own, to find its libpython, its standard library and its sys.path (a
  * virtual environment's site-packages included), and to import MODULE and
- * check FACTORY is callable there: a module that cannot be imported is one
- * error line before any case.  What it found is put in this process's
+ * check FACTORY (a consumer's FUNCTION) is callable there: a module that
+ * cannot be imported is one error line before any case.  What it found is put in this process's
  * environment, which every case's process inherits
  * (harness/python/python_runtime.h names the variables). */
 #ifndef ADC_PYTHON_SIDE_H
@@ -24,8 +25,9 @@
 /* Whether `given` (--producer, --consumer) names a Python library. */
 bool adc_is_python_side(const char* given);
 
-/* Settles `given` ("python:MODULE:FACTORY") for `role`: the shim's path
- * into `shim` and the environment of the cases set.  Returns 0, or -1 with
+/* Settles `given` ("python:MODULE:FACTORY", or "python:MODULE:FUNCTION"
+ * for the consumer) for `role`: the shim's path into `shim` and the
+ * environment of the cases set.  Returns 0, or -1 with
  * one line naming the problem. */
 int adc_settle_python_side(const char* role, const char* given, char* shim, size_t size,
                            struct adc_error* error);

@@ -69,25 +69,26 @@ static py_object* declined(py_object* capsule, const char* error) {
   return NULL;
 }
 
-static py_object* export_schema(const struct request* request) {
+py_object* adc_fixture_schema_capsule(const char* json_path) {
   void* schema;
   py_object* capsule =
       new_capsule(sizeof(struct ArrowSchema), "arrow_schema", release_schema_capsule, &schema);
   if (capsule == NULL) return NULL;
-  const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(request->json_path, schema);
+  const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(json_path, schema);
   return error != NULL ? declined(capsule, error) : capsule;
 }
 
 static py_object* schema_method(py_object* self, py_object* arguments, py_object* keywords) {
   (void)arguments, (void)keywords;
-  return export_schema(adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE));
+  const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  return adc_fixture_schema_capsule(request->json_path);
 }
 
 /* __arrow_c_array__: (schema capsule, array capsule). */
 static py_object* array_method(py_object* self, py_object* arguments, py_object* keywords) {
   (void)arguments, (void)keywords;
   const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
-  py_object* schema = export_schema(request);
+  py_object* schema = adc_fixture_schema_capsule(request->json_path);
   if (schema == NULL) return NULL;
   void* array;
   py_object* capsule = new_capsule(sizeof(struct ArrowArray), "arrow_array", release_array_capsule, &array);
@@ -203,7 +204,7 @@ static int add_text(py_object* members, const char* key, const char* value) {
  * descriptors), so source.__arrow_c_array__(requested_schema) reaches the
  * function with the request as self; looked up on the type, as some
  * consumers do, they are the same. */
-static py_object* instantiate(const char* name, py_object* members) {
+py_object* adc_python_instantiate(const char* name, py_object* members) {
   py_object* builtins = adc_py.PyImport_ImportModule("builtins");
   if (builtins == NULL) return NULL;
   py_object* type = adc_py.PyObject_GetAttrString(builtins, "type");
@@ -262,7 +263,7 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
       (kind != ADC_SOURCE_BATCH || add_method(members, 1, bound) == 0) &&
       (kind != ADC_SOURCE_STREAM || add_method(members, 2, bound) == 0) &&
       add_text(members, "kind", kinds[kind]) == 0 && add_text(members, "fixture", json_path) == 0) {
-    source = instantiate(names[kind], members);
+    source = adc_python_instantiate(names[kind], members);
   }
   if (members != NULL) adc_py.Py_DecRef(members);
   adc_py.Py_DecRef(bound);

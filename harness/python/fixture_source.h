@@ -26,4 +26,15 @@ enum adc_source_kind { ADC_SOURCE_SCHEMA, ADC_SOURCE_BATCH, ADC_SOURCE_STREAM };
  * must be held. */
 py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_path, int num_batch);
 
+/* A capsule named "arrow_schema" holding the fixture's schema, exported by
+ * the reference producer, or NULL with a Python exception pending.  The GIL
+ * must be held. */
+py_object* adc_fixture_schema_capsule(const char* json_path);
+
+/* type(name, (object,), members)(): an instance of a class of its own,
+ * whose built-in functions in `members` are found on the instance and on
+ * its type alike; NULL with a Python exception pending.  The GIL must be
+ * held. */
+py_object* adc_python_instantiate(const char* name, py_object* members);
+
 #endif /* ADC_FIXTURE_SOURCE_H */

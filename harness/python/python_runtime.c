@@ -86,8 +86,8 @@ int adc_python_enter(int* gil, char* error, size_t size) {
   return 0;
 }
 
-/* The interpreter started and the module of ADC_PYTHON_PRODUCER imported
- * as the shim is loaded: a prepared process loads it before it takes the
+/* The interpreter started and the module of ADC_PYTHON_PRODUCER (and of
+ * ADC_PYTHON_CONSUMER) imported as the shim is loaded: a prepared process loads it before it takes the
  * state each case is compared with (harness/runner/process_state.h), so
  * what starting Python and importing the library leave (pyarrow 26: a
  * thread, 3.6 MB and a SIGINT handler) is the process's, not its first
@@ -100,21 +100,24 @@ int adc_python_enter(int* gil, char* error, size_t size) {
  * for a thread of its own that needs the loader meanwhile would hang here
  * (pyarrow 26's does not); the harness bounds the load as it bounds any. */
 __attribute__((constructor)) static void start_as_loaded(void) {
-  char module_name[512];
-  const char* factory;
-  if (!adc_python_split_target(getenv("ADC_PYTHON_PRODUCER"), module_name, sizeof(module_name), &factory)) {
-    return;
+  /* The producer's module, and the consumer's (ADC_PYTHON_CONSUMER,
+   * "MODULE:FUNCTION"), whichever sides are Python. */
+  static const char* const sides[] = {"ADC_PYTHON_PRODUCER", "ADC_PYTHON_CONSUMER"};
+  for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+    char module_name[512];
+    const char* factory;
+    if (!adc_python_split_target(getenv(sides[i]), module_name, sizeof(module_name), &factory)) continue;
+    int gil;
+    char error[512];
+    if (adc_python_enter(&gil, error, sizeof(error)) != 0) return; /* each entry point says why */
+    py_object* module = adc_py.PyImport_ImportModule(module_name);
+    if (module != NULL) {
+      adc_py.Py_DecRef(module);
+    } else {
+      adc_py.PyErr_Clear();
+    }
+    adc_python_leave(gil);
   }
-  int gil;
-  char error[512];
-  if (adc_python_enter(&gil, error, sizeof(error)) != 0) return; /* each entry point says why */
-  py_object* module = adc_py.PyImport_ImportModule(module_name);
-  if (module != NULL) {
-    adc_py.Py_DecRef(module);
-  } else {
-    adc_py.PyErr_Clear();
-  }
-  adc_python_leave(gil);
 }
 
 void adc_python_leave(int gil) {
@@ -219,7 +222,11 @@ py_object* adc_python_call_factory(const char* variable, py_object* source, py_o
   }
   adc_py.Py_DecRef(factory);
   if (made == NULL) {
-    snprintf(doing, sizeof(doing), "%s(source)", named);
+    /* The argument as the side's documentation names it: a producer's
+     * factory is given the fixture's source, a consumer's function the
+     * harness's handover (harness_export.h). */
+    snprintf(doing, sizeof(doing), "%s(%s)", named,
+             strcmp(variable, "ADC_PYTHON_CONSUMER") == 0 ? "handover" : "source");
     adc_python_error_line(doing, error, size);
     adc_py.Py_DecRef(module);
     return NULL;

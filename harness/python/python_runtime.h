@@ -9,7 +9,7 @@
  * (that Python's sys.base_prefix, as PYTHONHOME: its standard library),
  * ADC_PYTHON_PATH (its sys.path, one entry a line: a virtual environment's
  * site-packages included) and, per side, ADC_PYTHON_PRODUCER
- * ("MODULE:FACTORY"). */
+ * ("MODULE:FACTORY") and ADC_PYTHON_CONSUMER ("MODULE:FUNCTION"). */
 #ifndef ADC_PYTHON_RUNTIME_H
 #define ADC_PYTHON_RUNTIME_H
 
@@ -37,7 +37,8 @@ void adc_python_error_line(const char* doing, char* out, size_t size);
 bool adc_python_split_target(const char* named, char* module, size_t size, const char** factory);
 
 /* The object the callable named by the environment variable `variable`
- * ("MODULE:FACTORY") returns for `source` (a new reference), or NULL with
+ * ("MODULE:FACTORY", or "MODULE:FUNCTION" for ADC_PYTHON_CONSUMER) returns
+ * for `source` (a new reference), or NULL with
  * the reason (an import error, a missing factory, the factory's
  * exception).  `module` receives the module (a new reference) where it is
  * not NULL and the import succeeded. */

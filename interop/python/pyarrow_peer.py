@@ -22,3 +22,14 @@ def make(source):
 def bytes_allocated():
     """What pyarrow's default memory pool holds (the shim adds it to BytesAllocated)."""
     return pyarrow.total_allocated_bytes()
+
+
+def consume(handover):
+    """pyarrow as a consumer: imports the harness's export with pyarrow's public
+    constructors and returns pyarrow's object, which the harness imports back
+    (adc-conform --consumer python:interop.python.pyarrow_peer:consume)."""
+    if handover.kind == "schema":
+        return pyarrow.schema(handover)
+    if handover.kind == "device_stream":
+        return pyarrow.RecordBatchReader.from_stream(handover)
+    return pyarrow.record_batch(handover)

@@ -1,0 +1,372 @@
+#include "harness_export.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adc/arrow_c_abi.h"
+#include "fixture_source.h"
+
+#define STATE_CAPSULE "adc_python.handover"
+
+enum handover_kind { HANDOVER_SCHEMA, HANDOVER_BATCH, HANDOVER_DEVICE_BATCH, HANDOVER_DEVICE_STREAM };
+
+struct adc_handover {
+  py_object* data; /* the capsule around the harness's structure, until given out */
+  bool closed;     /* its Import returned */
+  char json_path[];
+};
+
+/* A stream of the C Data Interface over the harness's device stream on the
+ * CPU (__arrow_c_stream__), forwarding every call, so that a library that
+ * imports only the CPU form (pyarrow 26's RecordBatchReader.from_stream)
+ * is judged by the device stream rules: each get_next hands over the
+ * device array's embedded array (moved; on the CPU there is no event to
+ * wait for).  It outlives its own release until its Import returns, so
+ * that a call after the release still reaches the harness's stream, where
+ * the rules count it. */
+struct stream_view {
+  struct ArrowDeviceArrayStream device;
+  bool released;
+  struct stream_view* next; /* every view not yet freed */
+};
+static struct stream_view* views; /* the GIL guards it */
+
+/* The harness's structure moved into a fresh allocation, its own release
+ * set NULL (a move, as the C Data Interface allows a consumer). */
+static void* move_out(void* structure, size_t size, size_t release_offset) {
+  void* moved = malloc(size);
+  if (moved != NULL) {
+    memcpy(moved, structure, size);
+    void (*released)(void*) = NULL;
+    memcpy((unsigned char*)structure + release_offset, &released, sizeof(released));
+  }
+  return moved;
+}
+
+/* The interface's destructors: release what no consumer moved out (its
+ * release not NULL), then free ("Lifetime Semantics"). */
+static void release_schema_capsule(py_object* capsule) {
+  struct ArrowSchema* schema = adc_py.PyCapsule_GetPointer(capsule, "arrow_schema");
+  if (schema != NULL && schema->release != NULL) schema->release(schema);
+  free(schema);
+}
+
+static void release_array_capsule(py_object* capsule) {
+  struct ArrowArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_array");
+  if (array != NULL && array->release != NULL) array->release(array);
+  free(array);
+}
+
+static void release_device_array_capsule(py_object* capsule) {
+  struct ArrowDeviceArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_device_array");
+  if (array != NULL && array->array.release != NULL) array->array.release(&array->array);
+  free(array);
+}
+
+static void release_device_stream_capsule(py_object* capsule) {
+  struct ArrowDeviceArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_device_array_stream");
+  if (stream != NULL && stream->release != NULL) stream->release(stream);
+  free(stream);
+}
+
+static void release_stream_capsule(py_object* capsule) {
+  struct ArrowArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_array_stream");
+  if (stream != NULL && stream->release != NULL) stream->release(stream);
+  free(stream);
+}
+
+static void free_state(py_object* capsule) {
+  free(adc_py.PyCapsule_GetPointer(capsule, STATE_CAPSULE));
+}
+
+static py_object* raise(const char* text) {
+  adc_py.PyErr_SetString(adc_py.runtime_error, text);
+  return NULL;
+}
+
+/* The harness's structure, given out once. */
+static py_object* give_out(struct adc_handover* state) {
+  if (state->closed) return raise("the Import this object was made for has returned");
+  if (state->data == NULL) {
+    return raise("the harness's export was already given out: a handover gives its structure once");
+  }
+  py_object* data = state->data;
+  state->data = NULL;
+  return data;
+}
+
+/* (the fixture's schema, the harness's structure). */
+static py_object* pair(struct adc_handover* state) {
+  if (state->closed || state->data == NULL) return give_out(state);
+  py_object* schema = adc_fixture_schema_capsule(state->json_path);
+  if (schema == NULL) return NULL;
+  py_object* result = adc_py.PyTuple_New(2);
+  if (result == NULL) {
+    adc_py.Py_DecRef(schema);
+    return NULL;
+  }
+  adc_py.PyTuple_SetItem(result, 0, schema); /* steals */
+  adc_py.PyTuple_SetItem(result, 1, give_out(state));
+  return result;
+}
+
+static struct adc_handover* state_of(py_object* self) {
+  return adc_py.PyCapsule_GetPointer(self, STATE_CAPSULE);
+}
+
+static py_object* schema_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  return give_out(state_of(self));
+}
+
+static py_object* fixture_schema_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  struct adc_handover* state = state_of(self);
+  if (state->closed) return give_out(state);
+  return adc_fixture_schema_capsule(state->json_path);
+}
+
+static py_object* pair_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  return pair(state_of(self));
+}
+
+static py_object* device_stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  return give_out(state_of(self));
+}
+
+static int view_get_schema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
+  struct stream_view* view = stream->private_data;
+  return view->device.get_schema(&view->device, out);
+}
+
+static int view_get_next(struct ArrowArrayStream* stream, struct ArrowArray* out) {
+  struct stream_view* view = stream->private_data;
+  struct ArrowDeviceArray next;
+  int code = view->device.get_next(&view->device, &next);
+  if (code == 0) memcpy(out, &next.array, sizeof(*out));
+  return code;
+}
+
+static const char* view_get_last_error(struct ArrowArrayStream* stream) {
+  struct stream_view* view = stream->private_data;
+  return view->device.get_last_error(&view->device);
+}
+
+static void view_release(struct ArrowArrayStream* stream) {
+  struct stream_view* view = stream->private_data;
+  if (view->device.release != NULL) view->device.release(&view->device);
+  view->released = true;
+  stream->release = NULL;
+}
+
+/* __arrow_c_stream__: the harness's device stream, moved into a view. */
+static py_object* stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  py_object* data = give_out(state_of(self));
+  if (data == NULL) return NULL;
+  struct ArrowDeviceArrayStream* device = adc_py.PyCapsule_GetPointer(data, "arrow_device_array_stream");
+  struct stream_view* view = calloc(1, sizeof(*view));
+  struct ArrowArrayStream* stream = calloc(1, sizeof(*stream));
+  py_object* capsule =
+      stream != NULL ? adc_py.PyCapsule_New(stream, "arrow_array_stream", release_stream_capsule) : NULL;
+  if (view == NULL || capsule == NULL) {
+    free(view);
+    if (capsule == NULL) free(stream);
+    if (capsule != NULL) adc_py.Py_DecRef(capsule);
+    adc_py.Py_DecRef(data); /* releases the harness's stream */
+    return raise("out of memory");
+  }
+  memcpy(&view->device, device, sizeof(*device));
+  device->release = NULL;
+  adc_py.Py_DecRef(data);
+  view->next = views;
+  views = view;
+  stream->get_schema = view_get_schema;
+  stream->get_next = view_get_next;
+  stream->get_last_error = view_get_last_error;
+  stream->private_data = view;
+  stream->release = view_release;
+  return capsule;
+}
+
+/* Methods taking (self, args, kwargs); self is the state capsule. */
+typedef py_object* (*keywords_function)(py_object*, py_object*, py_object*);
+static py_c_function as_c_function(keywords_function function) {
+  return (py_c_function)(void (*)(void))function;
+}
+
+#define KEYWORDS (PY_METH_VARARGS | PY_METH_KEYWORDS)
+static struct py_method_def schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
+                                          "The harness's schema, as a PyCapsule (once)."};
+static struct py_method_def fixture_schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
+                                                  "The fixture's schema, as a PyCapsule."};
+static struct py_method_def array_def = {"__arrow_c_array__", NULL, KEYWORDS,
+                                         "(the fixture's schema, the harness's array) as PyCapsules (once)."};
+static struct py_method_def device_array_def = {
+    "__arrow_c_device_array__", NULL, KEYWORDS,
+    "(the fixture's schema, the harness's device array) as PyCapsules (once)."};
+static struct py_method_def device_stream_def = {"__arrow_c_device_stream__", NULL, KEYWORDS,
+                                                 "The harness's device stream, as a PyCapsule (once)."};
+static struct py_method_def stream_def = {"__arrow_c_stream__", NULL, KEYWORDS,
+                                          "The harness's stream on the CPU, as a PyCapsule (once)."};
+
+static void set_functions(void) {
+  if (schema_def.ml_meth != NULL) return;
+  schema_def.ml_meth = as_c_function(schema_method);
+  fixture_schema_def.ml_meth = as_c_function(fixture_schema_method);
+  array_def.ml_meth = as_c_function(pair_method);
+  device_array_def.ml_meth = as_c_function(pair_method);
+  device_stream_def.ml_meth = as_c_function(device_stream_method);
+  stream_def.ml_meth = as_c_function(stream_method);
+}
+
+static int add_method(py_object* members, struct py_method_def* def, py_object* self) {
+  py_object* function = adc_py.PyCFunction_NewEx(def, self, NULL);
+  if (function == NULL) return -1;
+  int result = adc_py.PyDict_SetItemString(members, def->ml_name, function);
+  adc_py.Py_DecRef(function);
+  return result;
+}
+
+static int add_value(py_object* members, const char* key, py_object* value) {
+  if (value == NULL) return -1;
+  int result = adc_py.PyDict_SetItemString(members, key, value);
+  adc_py.Py_DecRef(value);
+  return result;
+}
+
+static int add_methods(py_object* members, enum handover_kind kind, bool on_cpu, py_object* self) {
+  switch (kind) {
+    case HANDOVER_SCHEMA:
+      return add_method(members, &schema_def, self);
+    case HANDOVER_BATCH:
+      return add_method(members, &fixture_schema_def, self) == 0 ? add_method(members, &array_def, self) : -1;
+    case HANDOVER_DEVICE_BATCH:
+      return add_method(members, &fixture_schema_def, self) == 0
+                 ? add_method(members, &device_array_def, self)
+                 : -1;
+    case HANDOVER_DEVICE_STREAM:
+      if (add_method(members, &device_stream_def, self) != 0) return -1;
+      return on_cpu ? add_method(members, &stream_def, self) : 0;
+  }
+  return -1;
+}
+
+/* Wraps `data` (a capsule around the harness's structure, or NULL where it
+ * could not be made: the structure is then released by the caller). */
+static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu, const char* json_path,
+                           struct adc_handover** state_out) {
+  static const char* const kinds[] = {"schema", "batch", "device_batch", "device_stream"};
+  static const char* const names[] = {"HarnessSchema", "HarnessBatch", "HarnessDeviceBatch",
+                                      "HarnessDeviceStream"};
+  if (data == NULL) return NULL;
+  set_functions();
+  size_t length = strlen(json_path);
+  struct adc_handover* state = calloc(1, sizeof(*state) + length + 1);
+  py_object* self = state != NULL ? adc_py.PyCapsule_New(state, STATE_CAPSULE, free_state) : NULL;
+  if (self == NULL) {
+    free(state);
+    adc_py.Py_DecRef(data);
+    return raise("out of memory");
+  }
+  state->data = data;
+  memcpy(state->json_path, json_path, length + 1);
+  py_object* members = adc_py.PyDict_New();
+  py_object* object = NULL;
+  if (members != NULL && add_methods(members, kind, on_cpu, self) == 0 &&
+      add_value(members, "kind", adc_py.PyUnicode_FromString(kinds[kind])) == 0 &&
+      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0 &&
+      /* type() called from C, outside any Python frame, sets no __module__,
+       * and a library naming the object's type in a message (nanoarrow's
+       * c_array_stream) would raise AttributeError instead. */
+      add_value(members, "__module__", adc_py.PyUnicode_FromString("adc_python")) == 0) {
+    object = adc_python_instantiate(names[kind], members);
+  }
+  if (members != NULL) adc_py.Py_DecRef(members);
+  if (object == NULL) {
+    adc_handover_close(state); /* releases the harness's structure */
+  } else {
+    *state_out = state;
+  }
+  adc_py.Py_DecRef(self);
+  return object;
+}
+
+/* A capsule named `name` around the harness's structure, moved; NULL with
+ * an exception, the structure released, where it cannot be made. */
+static py_object* data_capsule(void* structure, size_t size, size_t release_offset, const char* name,
+                               py_capsule_destructor destructor) {
+  void* moved = move_out(structure, size, release_offset);
+  if (moved == NULL) {
+    void (*release)(void*);
+    memcpy(&release, (unsigned char*)structure + release_offset, sizeof(release));
+    release(structure);
+    return raise("out of memory");
+  }
+  py_object* capsule = adc_py.PyCapsule_New(moved, name, destructor);
+  if (capsule == NULL) {
+    void (*release)(void*);
+    memcpy(&release, (unsigned char*)moved + release_offset, sizeof(release));
+    release(moved);
+    free(moved);
+  }
+  return capsule;
+}
+
+py_object* adc_handover_schema(void* structure, const char* json_path, int num_batch,
+                               struct adc_handover** state) {
+  py_object* data = data_capsule(structure, sizeof(struct ArrowSchema), offsetof(struct ArrowSchema, release),
+                                 "arrow_schema", release_schema_capsule);
+  (void)num_batch;
+  return handover(HANDOVER_SCHEMA, data, true, json_path, state);
+}
+
+py_object* adc_handover_batch(void* structure, const char* json_path, int num_batch,
+                              struct adc_handover** state) {
+  py_object* data = data_capsule(structure, sizeof(struct ArrowArray), offsetof(struct ArrowArray, release),
+                                 "arrow_array", release_array_capsule);
+  (void)num_batch;
+  return handover(HANDOVER_BATCH, data, true, json_path, state);
+}
+
+py_object* adc_handover_device_batch(void* structure, const char* json_path, int num_batch,
+                                     struct adc_handover** state) {
+  py_object* data =
+      data_capsule(structure, sizeof(struct ArrowDeviceArray),
+                   offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release),
+                   "arrow_device_array", release_device_array_capsule);
+  (void)num_batch;
+  return handover(HANDOVER_DEVICE_BATCH, data, true, json_path, state);
+}
+
+py_object* adc_handover_device_stream(void* structure, const char* json_path, int num_batch,
+                                      struct adc_handover** state) {
+  /* The interface's stream of the C Data Interface is CPU data only
+   * ("The absence of the device version methods implies CPU-only data"). */
+  bool on_cpu = ((struct ArrowDeviceArrayStream*)structure)->device_type == ARROW_DEVICE_CPU;
+  py_object* data = data_capsule(structure, sizeof(struct ArrowDeviceArrayStream),
+                                 offsetof(struct ArrowDeviceArrayStream, release),
+                                 "arrow_device_array_stream", release_device_stream_capsule);
+  (void)num_batch;
+  return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, json_path, state);
+}
+
+void adc_handover_close(struct adc_handover* state) {
+  state->closed = true;
+  py_object* data = state->data;
+  state->data = NULL;
+  if (data != NULL) adc_py.Py_DecRef(data);
+  for (struct stream_view** link = &views; *link != NULL;) {
+    struct stream_view* view = *link;
+    if (view->released) {
+      *link = view->next;
+      free(view);
+    } else {
+      link = &view->next;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/* The object a Python consumer function is given: the structure the
+ * harness handed to an Import entry point (the consumer feed's export,
+ * instrumented), exposed through the Arrow PyCapsule Interface, so that a
+ * Python library imports it with its own import path
+ * (pyarrow.record_batch(handover)) and the consumer rules judge that import.
+ *
+ * One handover per Import call, of one kind, with `kind` ("schema",
+ * "batch", "device_batch", "device_stream") and `fixture` (the JSON file's
+ * path):
+ *   schema:        __arrow_c_schema__ (the harness's schema);
+ *   batch:         __arrow_c_schema__ (the fixture's), __arrow_c_array__;
+ *   device_batch:  __arrow_c_schema__ (the fixture's), __arrow_c_device_array__;
+ *   device_stream: __arrow_c_device_stream__, and __arrow_c_stream__ where
+ *                  the stream is on the CPU.
+ * Only the method of the entry point's own form is there: a batch the
+ * harness hands over as an ArrowDeviceArray is imported as one (a library
+ * that prefers __arrow_c_array__ where both exist would otherwise never
+ * import the device form).  The array and stream methods are the one way
+ * to the harness's structure, and give it out once: a second call raises.
+ *
+ * The structure is moved into a capsule of the interface's name as the
+ * handover is made ("Create a PyCapsule"), whose destructor releases it if
+ * no consumer moved it out ("Lifetime Semantics"); the schema half of a
+ * pair is the fixture's schema, exported by the reference producer (the
+ * plugin ABI hands a consumer the array alone).  requested_schema and any
+ * other keyword are accepted and not honoured ("Schema Requests": the
+ * callee may return the same schema as for None). */
+#ifndef ADC_HARNESS_EXPORT_H
+#define ADC_HARNESS_EXPORT_H
+
+#include "python_api.h"
+
+struct adc_handover;
+
+/* A new handover over `structure` (an ArrowSchema, ArrowArray,
+ * ArrowDeviceArray or ArrowDeviceArrayStream, whose ownership it takes
+ * whether it succeeds or not: moved out, the original's release set NULL),
+ * or NULL with a Python exception pending.  `*state` is what
+ * adc_handover_close takes.  The GIL must be held. */
+py_object* adc_handover_schema(void* structure, const char* json_path, int num_batch,
+                               struct adc_handover** state);
+py_object* adc_handover_batch(void* structure, const char* json_path, int num_batch,
+                              struct adc_handover** state);
+py_object* adc_handover_device_batch(void* structure, const char* json_path, int num_batch,
+                                     struct adc_handover** state);
+py_object* adc_handover_device_stream(void* structure, const char* json_path, int num_batch,
+                                      struct adc_handover** state);
+
+/* Ends the handover as its Import returns: a structure no method gave out
+ * is released now, by its capsule's destructor, rather than whenever
+ * Python's cycle collector frees the handover's class; later calls of its
+ * methods raise.  Stream views (__arrow_c_stream__) released by then are
+ * freed.  The GIL must be held. */
+void adc_handover_close(struct adc_handover* state);
+
+#endif /* ADC_HARNESS_EXPORT_H */

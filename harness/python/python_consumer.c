@@ -1,0 +1,333 @@
+/* The plugin ABI's consumer entry points (prefix adc_python) for a Python
+ * library under test, reached through the Arrow PyCapsule Interface
+ * (docs/source/format/CDataInterface/PyCapsuleInterface.rst in
+ * apache/arrow).  Each entry point wraps the structure the harness hands
+ * over in a "handover" object (harness_export.h) whose interface method
+ * gives it out in a capsule of the interface's name, calls the function
+ * named by ADC_PYTHON_CONSUMER ("MODULE:FUNCTION") with that object, and
+ * imports what the function returns back through the same interface:
+ *
+ *   Import entry point                 the handover has          the result is asked for
+ *   ImportSchemaAndCompareToJson       __arrow_c_schema__        __arrow_c_schema__
+ *   ImportBatchAndCompareToJson        __arrow_c_array__         __arrow_c_array__
+ *   ImportDeviceBatchAndCompareToJson  __arrow_c_device_array__  __arrow_c_device_array__, else
+ *                                                                __arrow_c_array__
+ *   ImportDeviceStreamAndCompareToJson __arrow_c_device_stream__ __arrow_c_device_stream__, else
+ *                                      (+ __arrow_c_stream__     __arrow_c_stream__
+ *                                      on the CPU)
+ *
+ * What comes back is compared with the fixture by the reference consumer
+ * (linked into the shim, hidden), exactly as `--consumer reference` compares
+ * an export: a Python library that drops, alters or retypes what it
+ * imported fails the comparison, and the comparison's message is the entry
+ * point's.  The schema of a (schema, array) pair is compared too.
+ *
+ * The consumer rules judge the structure the harness handed over, which
+ * only the Python library touches: they see its import (pyarrow's
+ * ImportRecordBatch ...) and its release, through whatever Python objects
+ * hold it, once the shim has dropped its references to the handover and the
+ * result.  The shim holds nothing after it returns (but a stream view a
+ * library keeps unreleased: harness_export.h).  A Python exception is
+ * the entry point's message, the traceback's last line. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adc/plugin_abi.h"
+#include "harness_export.h"
+#include "python_runtime.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define FUNCTION_VARIABLE "ADC_PYTHON_CONSUMER"
+
+/* The reference consumer, linked in hidden (adc_reference_entry_points). */
+const char* adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,
+                                                                        struct ArrowSchema* schema);
+const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path, int num_batch,
+                                                                       struct ArrowArray* batch);
+const char* adc_reference_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
+    const char* json_path, int num_batch, struct ArrowDeviceArray* batch);
+const char* adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
+    const char* json_path, struct ArrowDeviceArrayStream* stream);
+
+/* Kept until the same thread's next call (plugin_abi.h's convention). */
+static _Thread_local char message[2048];
+
+/* One import: the GIL held from begin to end. */
+struct import {
+  bool entered;
+  int gil;
+  py_object* handover; /* what the function is given */
+  struct adc_handover* state;
+  py_object* result; /* what it returned */
+  py_object* method; /* what the result's interface method returned */
+};
+
+/* Starts the interpreter if needed, wraps the harness's structure (whose
+ * ownership `wrap` takes, even when it fails) and calls the function;
+ * false with `message` set otherwise.  Where the interpreter cannot start,
+ * `release` gives the structure back to its producer, as an Import must
+ * (plugin_abi.h: released when it returns, whether it succeeded or not). */
+static bool begin(struct import* import, py_object* (*wrap)(void*, const char*, int, struct adc_handover**),
+                  void* structure, void (*release)(void*), const char* json_path, int num_batch) {
+  memset(import, 0, sizeof(*import));
+  if (adc_python_enter(&import->gil, message, sizeof(message)) != 0) {
+    release(structure);
+    return false;
+  }
+  import->entered = true;
+  import->handover = wrap(structure, json_path, num_batch, &import->state);
+  if (import->handover == NULL) {
+    adc_python_error_line("wrapping the harness's export for the consumer", message, sizeof(message));
+    return false;
+  }
+  import->result =
+      adc_python_call_factory(FUNCTION_VARIABLE, import->handover, NULL, message, sizeof(message));
+  return import->result != NULL;
+}
+
+/* Drops every reference the shim holds, the handover last: a structure the
+ * function never took is released by its capsule's destructor then (the
+ * interface's "Lifetime Semantics"), and one the library imported by the
+ * library's own objects as they die. */
+static const char* end(struct import* import, bool ok) {
+  if (!import->entered) return message;
+  if (import->method != NULL) adc_py.Py_DecRef(import->method);
+  if (import->result != NULL) adc_py.Py_DecRef(import->result);
+  if (import->handover != NULL) {
+    adc_handover_close(import->state);
+    adc_py.Py_DecRef(import->handover);
+  }
+  adc_python_leave(import->gil);
+  return ok ? NULL : message;
+}
+
+/* Whether the result has `name`, without an exception left pending. */
+static bool has_method(py_object* object, const char* name) {
+  int has = adc_py.PyObject_HasAttrString(object, name);
+  adc_py.PyErr_Clear();
+  return has == 1;
+}
+
+/* import->result.name(): false with `message` set where it has no such
+ * method or the method raised. */
+static bool call_result_method(struct import* import, const char* name) {
+  if (!has_method(import->result, name)) {
+    py_object* type = adc_py.PyObject_GetAttrString(import->result, "__class__");
+    py_object* text = type != NULL ? adc_py.PyObject_Str(type) : NULL;
+    const char* shown = text != NULL ? adc_py.PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    snprintf(message, sizeof(message), "the consumer's result (%s) has no %s, which the shim imports it with",
+             shown ? shown : "?", name);
+    if (text != NULL) adc_py.Py_DecRef(text);
+    if (type != NULL) adc_py.Py_DecRef(type);
+    adc_py.PyErr_Clear();
+    return false;
+  }
+  py_object* bound = adc_py.PyObject_GetAttrString(import->result, name);
+  if (bound != NULL) {
+    import->method = adc_py.PyObject_CallObject(bound, NULL);
+    adc_py.Py_DecRef(bound);
+  }
+  if (import->method == NULL) {
+    char doing[160];
+    snprintf(doing, sizeof(doing), "the consumer's result's %s()", name);
+    adc_python_error_line(doing, message, sizeof(message));
+    return false;
+  }
+  return true;
+}
+
+/* Item `index` of the (schema, array) pair the result's method returned
+ * (borrowed), or NULL with `message` set. */
+static py_object* item_of_pair(const struct import* import, const char* name, py_ssize_t index) {
+  if (adc_py.PyTuple_Size(import->method) != 2) {
+    adc_py.PyErr_Clear();
+    snprintf(message, sizeof(message), "the consumer's result's %s() returned no (schema, array) pair", name);
+    return NULL;
+  }
+  return adc_py.PyTuple_GetItem(import->method, index);
+}
+
+/* Moves the structure of `size` bytes out of `capsule` (named `name`) into
+ * `out`, leaving the capsule's release NULL at `release_offset`, as the
+ * interface's consumer does ("Lifetime Semantics"). */
+static bool take(py_object* capsule, const char* name, void* out, size_t size, size_t release_offset) {
+  if (capsule == NULL) return false;
+  if (!adc_py.PyCapsule_IsValid(capsule, name)) {
+    const char* actual = adc_py.PyCapsule_GetName(capsule);
+    adc_py.PyErr_Clear();
+    snprintf(message, sizeof(message),
+             "the consumer's result gave %s%s%s, not a capsule named '%s' (PyCapsule Interface)",
+             actual ? "a capsule named '" : "no valid capsule", actual ? actual : "", actual ? "'" : "",
+             name);
+    return false;
+  }
+  unsigned char* inner = adc_py.PyCapsule_GetPointer(capsule, name);
+  void (*released)(void*) = NULL;
+  void (*release)(void*);
+  memcpy(&release, inner + release_offset, sizeof(release));
+  if (release == NULL) {
+    snprintf(message, sizeof(message), "the consumer's result gave a '%s' capsule already released or moved",
+             name);
+    return false;
+  }
+  memcpy(out, inner, size);
+  memcpy(inner + release_offset, &released, sizeof(released));
+  return true;
+}
+
+/* The reference consumer's verdict on what came back, into `message`. */
+static bool compared(const char* error) {
+  if (error == NULL) return true;
+  snprintf(message, sizeof(message), "what the consumer imported differs from the fixture: %s", error);
+  return false;
+}
+
+/* The schema of a (schema, array) pair, compared with the fixture's. */
+static bool schema_of_pair_matches(const struct import* import, const char* name, const char* json_path) {
+  struct ArrowSchema schema;
+  if (!take(item_of_pair(import, name, 0), "arrow_schema", &schema, sizeof(schema),
+            offsetof(struct ArrowSchema, release))) {
+    return false;
+  }
+  return compared(adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(json_path, &schema));
+}
+
+static void release_schema(void* schema) {
+  ((struct ArrowSchema*)schema)->release(schema);
+}
+static void release_array(void* array) {
+  ((struct ArrowArray*)array)->release(array);
+}
+static void release_device_array(void* array) {
+  struct ArrowDeviceArray* device = array;
+  device->array.release(&device->array);
+}
+static void release_device_stream(void* stream) {
+  ((struct ArrowDeviceArrayStream*)stream)->release(stream);
+}
+
+EXPORT const char* adc_python_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,
+                                                                            struct ArrowSchema* schema) {
+  struct import import;
+  struct ArrowSchema back;
+  bool ok = begin(&import, adc_handover_schema, schema, release_schema, json_path, 0) &&
+            call_result_method(&import, "__arrow_c_schema__") &&
+            take(import.method, "arrow_schema", &back, sizeof(back), offsetof(struct ArrowSchema, release)) &&
+            compared(adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(json_path, &back));
+  return end(&import, ok);
+}
+
+EXPORT const char* adc_python_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path,
+                                                                           int num_batch,
+                                                                           struct ArrowArray* batch) {
+  struct import import;
+  struct ArrowArray back;
+  bool ok = begin(&import, adc_handover_batch, batch, release_array, json_path, num_batch) &&
+            call_result_method(&import, "__arrow_c_array__") &&
+            schema_of_pair_matches(&import, "__arrow_c_array__", json_path) &&
+            take(item_of_pair(&import, "__arrow_c_array__", 1), "arrow_array", &back, sizeof(back),
+                 offsetof(struct ArrowArray, release)) &&
+            compared(adc_reference_CDataIntegration_ImportBatchAndCompareToJson(json_path, num_batch, &back));
+  return end(&import, ok);
+}
+
+/* The result of a device batch, back: its __arrow_c_device_array__ where it
+ * has one, else its __arrow_c_array__ (the interface: "The absence of the
+ * device version methods implies CPU-only data"), as a CPU device array. */
+static bool take_device_batch(struct import* import, const char* json_path, struct ArrowDeviceArray* back) {
+  bool device = has_method(import->result, "__arrow_c_device_array__");
+  const char* name = device ? "__arrow_c_device_array__" : "__arrow_c_array__";
+  if (!call_result_method(import, name) || !schema_of_pair_matches(import, name, json_path)) return false;
+  if (device) {
+    return take(item_of_pair(import, name, 1), "arrow_device_array", back, sizeof(*back),
+                offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
+  }
+  memset(back, 0, sizeof(*back));
+  back->device_type = ARROW_DEVICE_CPU;
+  back->device_id = -1;
+  return take(item_of_pair(import, name, 1), "arrow_array", &back->array, sizeof(back->array),
+              offsetof(struct ArrowArray, release));
+}
+
+EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
+    const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
+  struct import import;
+  struct ArrowDeviceArray back;
+  bool ok = begin(&import, adc_handover_device_batch, batch, release_device_array, json_path, num_batch) &&
+            take_device_batch(&import, json_path, &back) &&
+            compared(adc_reference_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(json_path, num_batch,
+                                                                                        &back));
+  return end(&import, ok);
+}
+
+/* A result that is a stream of the C Data Interface (__arrow_c_stream__),
+ * seen as a device stream on the CPU for the reference consumer: every
+ * call forwarded, each array wrapped as a CPU device array without an
+ * event.  It lives on the entry point's stack: the reference consumer
+ * releases it before it returns. */
+struct cpu_result_stream {
+  struct ArrowArrayStream plain;
+};
+
+static int result_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
+  struct cpu_result_stream* inner = stream->private_data;
+  return inner->plain.get_schema(&inner->plain, out);
+}
+
+static int result_get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArray* out) {
+  struct cpu_result_stream* inner = stream->private_data;
+  memset(out, 0, sizeof(*out));
+  out->device_type = ARROW_DEVICE_CPU;
+  out->device_id = -1;
+  return inner->plain.get_next(&inner->plain, &out->array);
+}
+
+static const char* result_get_last_error(struct ArrowDeviceArrayStream* stream) {
+  struct cpu_result_stream* inner = stream->private_data;
+  return inner->plain.get_last_error(&inner->plain);
+}
+
+static void result_release(struct ArrowDeviceArrayStream* stream) {
+  struct cpu_result_stream* inner = stream->private_data;
+  inner->plain.release(&inner->plain);
+  stream->release = NULL;
+}
+
+/* The result of a device stream, back: __arrow_c_device_stream__ where it
+ * has one, else __arrow_c_stream__ through `cpu` (CPU-only data, as the
+ * interface says of an object without the device methods). */
+static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStream* back,
+                               struct cpu_result_stream* cpu) {
+  if (has_method(import->result, "__arrow_c_device_stream__")) {
+    return call_result_method(import, "__arrow_c_device_stream__") &&
+           take(import->method, "arrow_device_array_stream", back, sizeof(*back),
+                offsetof(struct ArrowDeviceArrayStream, release));
+  }
+  if (!call_result_method(import, "__arrow_c_stream__") ||
+      !take(import->method, "arrow_array_stream", &cpu->plain, sizeof(cpu->plain),
+            offsetof(struct ArrowArrayStream, release))) {
+    return false;
+  }
+  memset(back, 0, sizeof(*back));
+  back->device_type = ARROW_DEVICE_CPU;
+  back->get_schema = result_get_schema;
+  back->get_next = result_get_next;
+  back->get_last_error = result_get_last_error;
+  back->release = result_release;
+  back->private_data = cpu;
+  return true;
+}
+
+EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
+    const char* json_path, struct ArrowDeviceArrayStream* stream) {
+  struct import import;
+  struct ArrowDeviceArrayStream back;
+  struct cpu_result_stream cpu;
+  bool ok = begin(&import, adc_handover_device_stream, stream, release_device_stream, json_path, 0) &&
+            take_device_stream(&import, &back, &cpu) &&
+            compared(adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(json_path, &back));
+  return end(&import, ok);
+}
