@@ -9,6 +9,7 @@
  * unresolved and the run never CONFORMS.  Each run has its own model
  * folder, so that concurrent tests do not share a "device". */
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,25 @@ static void use_model(const char* start_seconds, const char* client_limit) {
   } else {
     unsetenv("ADC_SIMULATED_CLIENT_LIMIT");
   }
+}
+
+/* After each test, in its process: the model's folder and the files the
+ * simulated runtime wrote there (its starts, its clients), which would
+ * otherwise stay in /tmp, one folder per test run. */
+static void remove_model_dir(void) {
+  if (model_dir[0] == '\0') return;
+  DIR* folder = opendir(model_dir);
+  if (folder != NULL) {
+    struct dirent* entry;
+    while ((entry = readdir(folder)) != NULL) {
+      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+      char path[sizeof(model_dir) + 256];
+      snprintf(path, sizeof(path), "%s/%s", model_dir, entry->d_name);
+      unlink(path);
+    }
+    closedir(folder);
+  }
+  rmdir(model_dir);
 }
 
 static void no_model(void) {
@@ -184,6 +204,7 @@ int main(void) {
   Suite* suite = suite_create("costly_runtime_model");
   TCase* model = tcase_create("model");
   tcase_set_timeout(model, 240);
+  tcase_add_checked_fixture(model, NULL, remove_model_dir);
   tcase_add_test(model, a_costly_start_changes_no_status);
   tcase_add_test(model, a_client_limit_below_the_jobs_is_retried);
   tcase_add_test(model, a_device_that_always_refuses_is_never_not_supported);
