@@ -14,7 +14,7 @@ usage="usage: ci/python-peer-conformance.sh BUILD_DIR MODULE:FACTORY REQUIRED_MO
 build_dir="${1:?$usage}" factory="${2:?$usage}" required="${3:?$usage}" expectations="${4:?$usage}" report="${5:?$usage}"
 export ADC_PYTHON="${ADC_PYTHON:-$build_dir/arrow-cpp-venv/bin/python3}"
 if ! [ -x "$ADC_PYTHON" ] || ! "$ADC_PYTHON" -c "import $required" 2>/dev/null; then
-  echo "skipped: $ADC_PYTHON cannot import $required (ci/arrow-cpp-venv.sh $build_dir makes a virtual environment with pyarrow)"
+  echo "skipped: $ADC_PYTHON cannot import $required (ci/arrow-cpp-venv.sh $build_dir makes a virtual environment with pyarrow and nanoarrow)"
   exit 77
 fi
 status=0
