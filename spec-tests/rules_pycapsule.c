@@ -195,6 +195,33 @@ static void none_keyword_accepted(struct adc_case_context* ctx) {
   for_each_method(ctx, device_methods, 2, ADC_PYCAPSULE_PROBE_NONE_KEYWORD, true, judge_none_keyword);
 }
 
+/* ---- pycapsule.keywords.unknown_refused ----------------------------------- */
+#define RULE_NONE_ACCEPTED "pycapsule.keywords.none_accepted"
+
+static void judge_unknown_keyword(struct adc_case_context* ctx, enum adc_pycapsule_method method,
+                                  const struct adc_pycapsule_observation* seen) {
+  const char* name = adc_pycapsule_method_name(method);
+  if (seen->raised && strncmp(seen->exception, "NotImplementedError", 19) == 0) return;
+  /* A method that refuses even a None keyword takes no further keywords
+   * at all: its refusal of this one says nothing of its own. */
+  struct adc_pycapsule_observation with_none;
+  if (!adc_pycapsule_probe(ctx, method, ADC_PYCAPSULE_PROBE_NONE_KEYWORD, &with_none)) return;
+  if (with_none.raised) {
+    adc_unresolved(ctx, "%s() refuses a keyword whose value is None too (%s): %s", name, RULE_NONE_ACCEPTED,
+                   with_none.exception);
+  } else if (seen->raised) {
+    adc_violation(ctx, "%s(adc_conformance_probe=1) raised %s, not NotImplementedError", name,
+                  seen->exception);
+  } else {
+    adc_violation(
+        ctx, "%s(adc_conformance_probe=1) returned its data: an unknown keyword was ignored silently", name);
+  }
+}
+
+static void unknown_keyword_refused(struct adc_case_context* ctx) {
+  for_each_method(ctx, device_methods, 2, ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD, true, judge_unknown_keyword);
+}
+
 /* ---- pycapsule.requested_schema.incompatible_refused ---------------------- */
 static void judge_incompatible(struct adc_case_context* ctx, enum adc_pycapsule_method method,
                                const struct adc_pycapsule_observation* seen) {
@@ -279,7 +306,7 @@ static const struct adc_rule rules[] = {
         .run = consumed_left_alone,
     },
     {
-        .id = "pycapsule.keywords.none_accepted",
+        .id = RULE_NONE_ACCEPTED,
         .clause = "Device Support",
         .sentence =
             "The device-aware methods should accept additional keyword arguments whose value is None, "
@@ -294,6 +321,23 @@ static const struct adc_rule rules[] = {
         .devices = &cpu_only,
         .judges_python_objects = true,
         .run = none_keyword_accepted,
+    },
+    {
+        .id = "pycapsule.keywords.unknown_refused",
+        .clause = "Device Support",
+        .sentence = "The implementor of a device-aware method raises NotImplementedError for an additional "
+                    "keyword it does not recognise that is passed with a value other than None (our "
+                    "paraphrase).",
+        .method =
+            "Calls __arrow_c_device_array__ and __arrow_c_device_stream__, where the objects have them, "
+            "with adc_conformance_probe=1: each must raise NotImplementedError (a method refusing None "
+            "keywords too is left to pycapsule.keywords.none_accepted).",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_SHOULD,
+        .needs = PROBED_ENTRY_POINTS,
+        .devices = &cpu_only,
+        .judges_python_objects = true,
+        .run = unknown_keyword_refused,
     },
     {
         .id = "pycapsule.requested_schema.incompatible_refused",

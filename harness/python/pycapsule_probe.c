@@ -258,16 +258,23 @@ static py_object* empty_struct_capsule(void) {
  * with `failed` set where they could not be built). */
 static py_object* probe_keywords(enum adc_pycapsule_probe probe, bool* failed) {
   *failed = false;
-  if (probe != ADC_PYCAPSULE_PROBE_NONE_KEYWORD && probe != ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
+  if (probe != ADC_PYCAPSULE_PROBE_NONE_KEYWORD && probe != ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD &&
+      probe != ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
     return NULL;
   py_object* keywords = adc_py.PyDict_New();
-  py_object* requested =
-      probe == ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA ? empty_struct_capsule() : adc_py.none;
-  bool ok = keywords != NULL && requested != NULL &&
-            adc_py.PyDict_SetItemString(keywords, "requested_schema", requested) == 0 &&
-            (probe != ADC_PYCAPSULE_PROBE_NONE_KEYWORD ||
-             adc_py.PyDict_SetItemString(keywords, "adc_conformance_probe", adc_py.none) == 0);
-  if (requested != NULL && requested != adc_py.none) adc_py.Py_DecRef(requested);
+  bool ok = keywords != NULL;
+  if (ok && probe == ADC_PYCAPSULE_PROBE_NONE_KEYWORD) {
+    ok = adc_py.PyDict_SetItemString(keywords, "requested_schema", adc_py.none) == 0 &&
+         adc_py.PyDict_SetItemString(keywords, "adc_conformance_probe", adc_py.none) == 0;
+  } else if (ok && probe == ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD) {
+    py_object* one = adc_py.PyLong_FromLong(1);
+    ok = one != NULL && adc_py.PyDict_SetItemString(keywords, "adc_conformance_probe", one) == 0;
+    if (one != NULL) adc_py.Py_DecRef(one);
+  } else if (ok) {
+    py_object* requested = empty_struct_capsule();
+    ok = requested != NULL && adc_py.PyDict_SetItemString(keywords, "requested_schema", requested) == 0;
+    if (requested != NULL) adc_py.Py_DecRef(requested);
+  }
   if (!ok) {
     if (keywords != NULL) adc_py.Py_DecRef(keywords);
     *failed = true;

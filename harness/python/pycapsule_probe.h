@@ -48,6 +48,10 @@ enum adc_pycapsule_probe {
   /* method(requested_schema=None, adc_conformance_probe=None): a keyword
    * the interface does not define, with the value None ("Device Support"). */
   ADC_PYCAPSULE_PROBE_NONE_KEYWORD,
+  /* method(adc_conformance_probe=1): a keyword the interface does not
+   * define, with a value other than None ("Device Support": the
+   * implementor raises NotImplementedError for it). */
+  ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD,
   /* method(requested_schema=S), S a struct schema with no fields: the
    * fixture's data have at least one, so no cast can give them S
    * ("Schema Requests"). */

@@ -60,6 +60,7 @@ struct py_method_def {
   X(py_object*, PyUnicode_FromString, (const char* text))                                              \
   X(const char*, PyUnicode_AsUTF8AndSize, (py_object * text, py_ssize_t * size))                       \
   X(long long, PyLong_AsLongLong, (py_object * number))                                                \
+  X(py_object*, PyLong_FromLong, (long value))                                                         \
   X(py_object*, PyCFunction_NewEx, (struct py_method_def * def, py_object * self, py_object * module)) \
   X(py_object*, PyCapsule_New, (void* pointer, const char* name, py_capsule_destructor destructor))    \
   X(void*, PyCapsule_GetPointer, (py_object * capsule, const char* name))                              \
