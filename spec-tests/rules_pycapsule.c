@@ -27,9 +27,10 @@
  *   through the shim's device entry points; on the CPU the non-device
  *   methods' data are CPU data by construction, and no library judged here
  *   produces device data (the shim cannot ask for any).
- * - The stream's get_next end and errors: the device_stream.* rules judge
- *   __arrow_c_device_stream__'s stream; __arrow_c_stream__'s has no rule
- *   of its own yet. */
+ * - The rest of the C stream interface on __arrow_c_stream__'s stream (its
+ *   data, schema, release, lifetimes): the device_stream.* rules judge
+ *   __arrow_c_device_stream__'s stream; __arrow_c_stream__'s gets the one
+ *   rule below on how it ends, which a consumer's loop depends on. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,12 +82,13 @@ static void for_each_method(struct adc_case_context* ctx, const enum adc_pycapsu
   for (size_t i = 0; i < n && !ctx->has_verdict; i++) {
     struct adc_pycapsule_observation seen;
     if (!adc_pycapsule_probe(ctx, methods[i], probe, &seen)) return;
-    if (!seen.has_method) continue;
+    if (!seen.has_method && !seen.declined) continue;
     present++;
-    if (seen.raised && !raising_is_judged) {
+    if (seen.declined || (seen.raised && !raising_is_judged)) {
       if (first_exception[0] == '\0')
-        snprintf(first_exception, sizeof(first_exception), "%s() raised %s",
-                 adc_pycapsule_method_name(methods[i]), seen.exception);
+        snprintf(first_exception, sizeof(first_exception), "%s() %s %s",
+                 adc_pycapsule_method_name(methods[i]),
+                 seen.declined ? "had no object: the factory declined:" : "raised", seen.exception);
       continue;
     }
     judged++;
@@ -206,7 +208,9 @@ static void judge_unknown_keyword(struct adc_case_context* ctx, enum adc_pycapsu
    * at all: its refusal of this one says nothing of its own. */
   struct adc_pycapsule_observation with_none;
   if (!adc_pycapsule_probe(ctx, method, ADC_PYCAPSULE_PROBE_NONE_KEYWORD, &with_none)) return;
-  if (with_none.raised) {
+  if (with_none.declined) {
+    adc_unresolved(ctx, "the factory declined the fixture when asked again: %s", with_none.exception);
+  } else if (with_none.raised) {
     adc_unresolved(ctx, "%s() refuses a keyword whose value is None too (%s): %s", name, RULE_NONE_ACCEPTED,
                    with_none.exception);
   } else if (seen->raised) {
@@ -246,6 +250,39 @@ static void incompatible_schema_refused(struct adc_case_context* ctx) {
   }
   for_each_method(ctx, requesting_methods, 4, ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA, true,
                   judge_incompatible);
+}
+
+/* ---- pycapsule.stream.ends_with_released_array --------------------------- */
+static void stream_ends_with_released_array(struct adc_case_context* ctx) {
+  struct adc_pycapsule_observation seen;
+  if (!adc_pycapsule_probe(ctx, ADC_PYCAPSULE_STREAM, ADC_PYCAPSULE_PROBE_STREAM_END, &seen)) return;
+  long long batches = (long long)ctx->fixture->n_batches;
+  if (seen.declined) {
+    adc_not_supported(ctx, "the factory declined the fixture's stream: %s", seen.exception);
+  } else if (!seen.has_method) {
+    adc_not_supported(ctx, "the factory's object for the stream has no __arrow_c_stream__");
+  } else if (seen.raised) {
+    adc_not_supported(ctx, "the library declined the fixture: __arrow_c_stream__() raised %s",
+                      seen.exception);
+  } else if (!named_as_specified(ADC_PYCAPSULE_STREAM, &seen)) {
+    adc_unresolved(ctx, "__arrow_c_stream__() did not return the capsule the interface names (%s)",
+                   RULE_NAMES);
+  } else if (seen.stream_error != 0 && seen.stream_batches < batches) {
+    /* An error before the data are all out: the library declines the
+     * fixture mid-way, which says nothing of how it ends a stream. */
+    adc_not_supported(ctx, "the stream failed after %d of the fixture's %lld batches: code %d (%s)",
+                      seen.stream_batches, batches, seen.stream_error, seen.exception);
+  } else if (seen.stream_error != 0) {
+    adc_violation(ctx,
+                  "after the fixture's %d batch(es), get_next returned %d (%s) instead of 0 and a released "
+                  "array: a consumer reads the end of the stream as an error",
+                  seen.stream_batches, seen.stream_error, seen.exception);
+  } else if (!seen.stream_ended) {
+    adc_violation(ctx,
+                  "get_next gave %d arrays, none released, where the fixture has %lld batch(es): the stream "
+                  "never ends",
+                  seen.stream_batches, batches);
+  }
 }
 
 /* What the shim's probe repeats of each method's entry point: the factory
@@ -353,6 +390,23 @@ static const struct adc_rule rules[] = {
         .devices = &cpu_only,
         .judges_python_objects = true,
         .run = incompatible_schema_refused,
+    },
+    {
+        .id = "pycapsule.stream.ends_with_released_array",
+        .clause = "C Stream Interface, ArrowArrayStream.get_next",
+        .sentence =
+            "get_next returns 0 on success, and on success a released ArrowArray marks the end of the "
+            "stream; any other array holds a chunk of data (our paraphrase).",
+        .method =
+            "Moves __arrow_c_stream__()'s stream out of its capsule, reads its schema, and calls get_next "
+            "until it gives a released array: after the fixture's data it must return 0 with a released "
+            "array, not an error code, and end within 1024 arrays.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_MUST,
+        .needs = PROBED_ENTRY_POINTS,
+        .devices = &cpu_only,
+        .judges_python_objects = true,
+        .run = stream_ends_with_released_array,
     },
 };
 

@@ -469,6 +469,40 @@ static void read_returned_schema(const struct method_shape* shape, py_object* ca
   if (fetched.release != NULL) fetched.release(&fetched);
 }
 
+/* Reads the stream of a __arrow_c_stream__ capsule to its end, as the C
+ * stream interface's consumer does (CStreamInterface.rst, "C consumer
+ * example"), in place: the capsule's destructor then releases it, so that
+ * this probe does not depend on what the destructor does with a consumed
+ * capsule (pycapsule.capsule.consumed_left_alone judges that). */
+static void read_stream_to_end(py_object* capsule, struct adc_pycapsule_observation* out) {
+  struct ArrowArrayStream* stream = structure_of(capsule);
+  if (stream == NULL || stream->release == NULL) {
+    snprintf(out->unobserved, sizeof(out->unobserved), "the capsule holds no stream that is not released");
+    return;
+  }
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof(schema));
+  int code = stream->get_schema(stream, &schema);
+  if (code == 0 && schema.release != NULL) schema.release(&schema);
+  for (int calls = 0; code == 0 && calls <= ADC_PYCAPSULE_MOST_BATCHES; calls++) {
+    struct ArrowArray array;
+    memset(&array, 0, sizeof(array));
+    code = stream->get_next(stream, &array);
+    if (code != 0) break;
+    if (array.release == NULL) {
+      out->stream_ended = true;
+      break;
+    }
+    array.release(&array);
+    out->stream_batches++;
+  }
+  if (code != 0) {
+    out->stream_error = code;
+    const char* text = stream->get_last_error(stream);
+    snprintf(out->exception, sizeof(out->exception), "%s", text ? text : "");
+  }
+}
+
 EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batch,
                                              enum adc_pycapsule_method method, enum adc_pycapsule_probe probe,
                                              struct adc_pycapsule_observation* out) {
@@ -523,6 +557,14 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_CONSUMED) watch_consumed(result, shape, capsules, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
     read_returned_schema(shape, capsules, out);
+  if (capsules_read && probe == ADC_PYCAPSULE_PROBE_STREAM_END) {
+    if (method == ADC_PYCAPSULE_STREAM) {
+      read_stream_to_end(capsules[0], out);
+    } else {
+      snprintf(out->unobserved, sizeof(out->unobserved),
+               "the stream's end is read of __arrow_c_stream__ only");
+    }
+  }
   adc_py.Py_DecRef(result);
 done:;
   py_object* owned[] = {source, made, bound, keywords, no_arguments};

@@ -56,13 +56,24 @@ enum adc_pycapsule_probe {
    * fixture's data have at least one, so no cast can give them S
    * ("Schema Requests"). */
   ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA,
+  /* __arrow_c_stream__() only: the stream's schema read in its capsule,
+   * then get_next called until it gives a released array or a non-zero
+   * code (at most ADC_PYCAPSULE_MOST_BATCHES + 1 times), every array
+   * released; the capsule's destructor releases the stream. */
+  ADC_PYCAPSULE_PROBE_STREAM_END,
 };
+
+#define ADC_PYCAPSULE_MOST_BATCHES 1024
 
 #define ADC_PYCAPSULE_TEXT 384
 
 struct adc_pycapsule_observation {
   bool has_method; /* the factory's object has the method; nothing else is set otherwise */
-  bool raised;     /* the call raised: `exception` holds the traceback's last line */
+  /* Set by the rules' side (adc_pycapsule_probe), never by the shim: the
+   * probe made no object, the factory declined the fixture; `exception`
+   * says why. */
+  bool declined;
+  bool raised; /* the call raised: `exception` holds the traceback's last line */
   char exception[ADC_PYCAPSULE_TEXT];
   /* What the call returned: 1 capsule, or 2 for a (schema, data) pair; 0
    * when it was neither (`returned` names its type). */
@@ -83,6 +94,13 @@ struct adc_pycapsule_observation {
    * schema, or the stream's get_schema). */
   char returned_format[32];
   int64_t returned_children;
+  /* ADC_PYCAPSULE_PROBE_STREAM_END: the arrays get_next gave before the end
+   * (release set), whether it then gave a released one with 0, and the
+   * first non-zero code get_schema or get_next returned (`exception` then
+   * holds get_last_error's text, or "" for NULL). */
+  int stream_batches;
+  bool stream_ended;
+  int stream_error;
   /* Set where the call returned but the probe could not watch what it
    * watches (the consumed probe's child could not be made, or hung): why. */
   char unobserved[ADC_PYCAPSULE_TEXT];

@@ -44,8 +44,10 @@ bool adc_pycapsule_probe(struct adc_case_context* ctx, enum adc_pycapsule_method
   memcpy(&call, &address, sizeof(call)); /* ISO C: an object pointer's bytes into a function pointer */
   const char* error = call(ctx->fixture_path, 0, method, probe, out);
   if (error != NULL) {
-    adc_not_supported(ctx, "the factory gave no object for %s(): %s", method_names[method], error);
-    return false;
+    memset(out, 0, sizeof(*out));
+    out->declined = true;
+    snprintf(out->exception, sizeof(out->exception), "%s", error);
+    return true;
   }
   if (out->unobserved[0] != '\0') {
     adc_unresolved(ctx, "%s(): %s", method_names[method], out->unobserved);

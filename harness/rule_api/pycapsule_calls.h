@@ -17,10 +17,11 @@ const char* adc_pycapsule_method_name(enum adc_pycapsule_method method);
 void adc_pycapsule_expected_names(enum adc_pycapsule_method method, const char* names[2]);
 
 /* Calls the probe on the case's fixture (its first batch, for the array
- * methods).  False with a verdict given: not_supported where the library
- * is not the Python shim or the factory declined the fixture (its
- * exception), unresolved where the call returned but the probe could not
- * watch it (out->unobserved). */
+ * methods).  True with out->declined set where the factory declined to
+ * make the method's object (its exception in out->exception: the rule
+ * judges the other methods).  False with a verdict given: not_supported
+ * where the library is not the Python shim, unresolved where the call
+ * returned but the probe could not watch it (out->unobserved). */
 bool adc_pycapsule_probe(struct adc_case_context* ctx, enum adc_pycapsule_method method,
                          enum adc_pycapsule_probe probe, struct adc_pycapsule_observation* out);
 
