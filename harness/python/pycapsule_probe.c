@@ -355,8 +355,8 @@ static void child_step(int pipe_out, char step) {
 /* In a child of the case's process: moves every structure out, drops the
  * capsules, releases what was moved out, and says each step on `pipe_out`.
  * Never returns. */
-static void consumed_child(int pipe_out, py_object* result, const struct method_shape* shape,
-                           py_object* capsules[2], int n_capsules) {
+static void consumed_child(int pipe_out, py_object* result, py_object* holders[2],
+                           const struct method_shape* shape, py_object* capsules[2], int n_capsules) {
   /* The case's handlers report to the harness: a death here is this
    * child's, which the parent reads. */
   int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
@@ -371,6 +371,9 @@ static void consumed_child(int pipe_out, py_object* result, const struct method_
     move_out(structure, shape->structures[i], moved[i]);
   }
   child_step(pipe_out, 1);
+  /* As watch_unconsumed: the object and its method, then the result. */
+  adc_py.Py_DecRef(holders[0]);
+  adc_py.Py_DecRef(holders[1]);
   adc_py.Py_DecRef(result);
   collect_garbage();
   child_step(pipe_out, 2);
@@ -383,8 +386,8 @@ static void consumed_child(int pipe_out, py_object* result, const struct method_
 
 /* Runs consumed_child and reads how it ended into `out`; where that could
  * not be told (no fork, a hang), out->unobserved says why. */
-static void watch_consumed(py_object* result, const struct method_shape* shape, py_object* capsules[2],
-                           struct adc_pycapsule_observation* out) {
+static void watch_consumed(py_object* result, py_object* holders[2], const struct method_shape* shape,
+                           py_object* capsules[2], struct adc_pycapsule_observation* out) {
   int steps[2];
   if (pipe(steps) != 0) {
     snprintf(out->unobserved, sizeof(out->unobserved), "pipe: %s", strerror(errno));
@@ -394,7 +397,7 @@ static void watch_consumed(py_object* result, const struct method_shape* shape, 
   pid_t child = fork();
   if (child == 0) {
     close(steps[0]);
-    consumed_child(steps[1], result, shape, capsules, out->n_capsules);
+    consumed_child(steps[1], result, holders, shape, capsules, out->n_capsules);
   }
   adc_py.PyOS_AfterFork_Parent();
   close(steps[1]);
@@ -551,10 +554,19 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   py_object* capsules[2] = {NULL, NULL};
   bool capsules_read = read_capsules(result, shape, capsules, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_UNCONSUMED) {
+    /* The object and its method first: a library object that keeps what
+     * it returned lets go of it with them, and only then can the capsules
+     * be destroyed. */
+    adc_py.Py_DecRef(bound);
+    adc_py.Py_DecRef(made);
+    bound = made = NULL;
     watch_unconsumed(result, shape, capsules, out); /* drops result */
     goto done;
   }
-  if (capsules_read && probe == ADC_PYCAPSULE_PROBE_CONSUMED) watch_consumed(result, shape, capsules, out);
+  if (capsules_read && probe == ADC_PYCAPSULE_PROBE_CONSUMED) {
+    py_object* holders[] = {bound, made};
+    watch_consumed(result, holders, shape, capsules, out);
+  }
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
     read_returned_schema(shape, capsules, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_STREAM_END) {
