@@ -20,7 +20,7 @@ if [ "$side" != producer ] && [ "$side" != consumer ]; then
 fi
 export ADC_PYTHON="${ADC_PYTHON:-$build_dir/arrow-cpp-venv/bin/python3}"
 if ! [ -x "$ADC_PYTHON" ] || ! "$ADC_PYTHON" -c "import $required" 2>/dev/null; then
-  echo "skipped: $ADC_PYTHON cannot import $required (ci/arrow-cpp-venv.sh $build_dir makes a virtual environment with pyarrow)"
+  echo "skipped: $ADC_PYTHON cannot import $required (ci/arrow-cpp-venv.sh $build_dir makes a virtual environment with pyarrow and nanoarrow)"
   exit 77
 fi
 status=0

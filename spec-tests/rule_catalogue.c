@@ -24,6 +24,7 @@ extern const struct adc_rule_family adc_consumer_stream_rules;    /* rules_consu
 extern const struct adc_rule_family adc_consumer_async_rules;     /* rules_consumer_async.c */
 extern const struct adc_rule_family adc_consumer_structure_rules; /* rules_consumer_structure.c */
 extern const struct adc_rule_family adc_plugin_rules;             /* rules_plugin.c */
+extern const struct adc_rule_family adc_pycapsule_rules;          /* rules_pycapsule.c */
 extern const struct adc_rule_family adc_device_stream_rules;      /* rules_device_stream.c */
 extern const struct adc_rule_family adc_async_data_rules;         /* rules_async_data.c */
 extern const struct adc_rule_family adc_async_protocol_rules;     /* rules_async_protocol.c */
@@ -48,6 +49,7 @@ static const struct adc_rule_family* const families[] = {
     &adc_consumer_async_rules,
     &adc_consumer_structure_rules,
     &adc_plugin_rules,
+    &adc_pycapsule_rules,
 };
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 

@@ -792,6 +792,9 @@ END_TEST
 
 START_TEST(every_rule_has_a_defect) {
   for (size_t r = 0; r < adc_rule_count(); r++) {
+    /* A rule judging Python objects has Python twins, which
+     * test_pycapsule_rules checks (fixtures/deliberately_broken/misbehaving/python). */
+    if (adc_rule_at(r)->judges_python_objects) continue;
     bool covered = false;
     for (int d = 0; d < n_defects; d++) covered |= strcmp(defects[d].rule, adc_rule_at(r)->id) == 0;
     ck_assert_msg(covered, "rule %s has no deliberately broken implementation", adc_rule_at(r)->id);

@@ -279,18 +279,6 @@ START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
 }
 END_TEST
 
-/* Whether the Python the harness would run has a shared libpython. */
-static int python_can_be_embedded(void) {
-  const char* python = getenv("ADC_PYTHON");
-  char command[1024];
-  snprintf(
-      command, sizeof(command),
-      "'%s' -c 'import sys, sysconfig; sys.exit(0 if sysconfig.get_config_var(\"Py_ENABLE_SHARED\") else 1)' "
-      ">/dev/null 2>&1",
-      python && python[0] ? python : "python3");
-  return system(command) == 0;
-}
-
 int main(void) {
   if (!python_can_be_embedded()) {
     printf("not run: no python3 (or $ADC_PYTHON) with a shared libpython\n");

@@ -254,3 +254,14 @@ const struct adc_device* live_device(const char* name) {
   ck_assert_msg(adc_device_open(&target, &devices[n_devices], &error) == 0, "%s", error.message);
   return &devices[n_devices++];
 }
+
+int python_can_be_embedded(void) {
+  const char* python = getenv("ADC_PYTHON");
+  char command[1024];
+  snprintf(
+      command, sizeof(command),
+      "'%s' -c 'import sys, sysconfig; sys.exit(0 if sysconfig.get_config_var(\"Py_ENABLE_SHARED\") else 1)' "
+      ">/dev/null 2>&1",
+      python && python[0] ? python : "python3");
+  return system(command) == 0;
+}

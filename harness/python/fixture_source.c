@@ -1,5 +1,7 @@
 #include "fixture_source.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,10 +86,50 @@ static py_object* schema_method(py_object* self, py_object* arguments, py_object
   return adc_fixture_schema_capsule(request->json_path);
 }
 
+/* The requested_schema a method was called with (borrowed), positional or
+ * keyword; NULL for none or None. */
+static py_object* requested_schema(py_object* arguments, py_object* keywords) {
+  py_object* requested = NULL;
+  if (arguments != NULL && adc_py.PyTuple_Size(arguments) > 0) {
+    requested = adc_py.PyTuple_GetItem(arguments, 0);
+  } else if (keywords != NULL) {
+    requested = adc_py.PyDict_GetItemString(keywords, "requested_schema");
+  }
+  adc_py.PyErr_Clear();
+  return requested == adc_py.none ? NULL : requested;
+}
+
+/* "Schema Requests": the source gives its own schema for any request
+ * ("they may return with the same schema as if None were passed"), but
+ * raises for one with another number of fields, which no cast of the
+ * fixture's data can meet ("the callee should raise an exception"), as the
+ * rule pycapsule.requested_schema.incompatible_refused asks of the
+ * libraries it is handed to.  False with a Python exception set then. */
+static bool request_is_compatible(const struct request* request, py_object* arguments, py_object* keywords) {
+  py_object* requested = requested_schema(arguments, keywords);
+  if (requested == NULL) return true;
+  struct ArrowSchema* wanted = adc_py.PyCapsule_GetPointer(requested, "arrow_schema");
+  if (wanted == NULL) return false; /* PyCapsule_GetPointer's exception: not an "arrow_schema" capsule */
+  struct ArrowSchema own;
+  const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(request->json_path, &own);
+  if (error != NULL) {
+    adc_py.PyErr_SetString(adc_py.runtime_error, error);
+    return false;
+  }
+  int64_t fields = own.n_children;
+  own.release(&own);
+  if (wanted->release != NULL && wanted->n_children == fields) return true;
+  char text[160];
+  snprintf(text, sizeof(text), "requested_schema has %lld fields and the data %lld: no cast between them",
+           (long long)(wanted->release != NULL ? wanted->n_children : -1), (long long)fields);
+  adc_py.PyErr_SetString(adc_py.value_error, text);
+  return false;
+}
+
 /* __arrow_c_array__: (schema capsule, array capsule). */
 static py_object* array_method(py_object* self, py_object* arguments, py_object* keywords) {
-  (void)arguments, (void)keywords;
   const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  if (!request_is_compatible(request, arguments, keywords)) return NULL;
   py_object* schema = adc_fixture_schema_capsule(request->json_path);
   if (schema == NULL) return NULL;
   void* array;
@@ -143,8 +185,8 @@ static void stream_release(struct ArrowArrayStream* stream) {
 }
 
 static py_object* stream_method(py_object* self, py_object* arguments, py_object* keywords) {
-  (void)arguments, (void)keywords;
   const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  if (!request_is_compatible(request, arguments, keywords)) return NULL;
   void* structure;
   py_object* capsule =
       new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream", release_stream_capsule, &structure);
@@ -167,7 +209,8 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
 }
 
 /* Methods taking (self, args, kwargs): self is the request capsule they
- * are bound to, args and kwargs the caller's (requested_schema, ignored). */
+ * are bound to, args and kwargs the caller's (requested_schema: see
+ * request_is_compatible; any other keyword is ignored). */
 typedef py_object* (*keywords_function)(py_object*, py_object*, py_object*);
 static py_c_function as_c_function(keywords_function function) {
   return (py_c_function)(void (*)(void))function;

@@ -14,7 +14,9 @@
  * around it, its destructor releasing what no consumer took (release not
  * NULL) and freeing it.  requested_schema is accepted and not honoured,
  * which the interface allows ("Schema Requests": the callee may return the
- * same schema as for None). */
+ * same schema as for None), but one with another number of fields than the
+ * fixture's is refused with ValueError ("the callee should raise an
+ * exception"). */
 #ifndef ADC_FIXTURE_SOURCE_H
 #define ADC_FIXTURE_SOURCE_H
 

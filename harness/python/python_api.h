@@ -45,6 +45,7 @@ struct py_method_def {
   X(py_object*, PyObject_GetAttrString, (py_object * o, const char* name))                             \
   X(int, PyObject_HasAttrString, (py_object * o, const char* name))                                    \
   X(py_object*, PyObject_CallObject, (py_object * callable, py_object * args))                         \
+  X(py_object*, PyObject_Call, (py_object * callable, py_object * args, py_object * kwargs))           \
   X(py_object*, PyObject_Str, (py_object * o))                                                         \
   X(py_object*, PyTuple_New, (py_ssize_t size))                                                        \
   X(int, PyTuple_SetItem, (py_object * tuple, py_ssize_t index, py_object * item))                     \
@@ -54,10 +55,12 @@ struct py_method_def {
   X(int, PyList_Append, (py_object * list, py_object * item))                                          \
   X(py_object*, PyDict_New, (void))                                                                    \
   X(int, PyDict_SetItemString, (py_object * dict, const char* key, py_object* item))                   \
+  X(py_object*, PyDict_GetItemString, (py_object * dict, const char* key))                             \
   X(int, PySys_SetObject, (const char* name, py_object* value))                                        \
   X(py_object*, PyUnicode_FromString, (const char* text))                                              \
   X(const char*, PyUnicode_AsUTF8AndSize, (py_object * text, py_ssize_t * size))                       \
   X(long long, PyLong_AsLongLong, (py_object * number))                                                \
+  X(py_object*, PyLong_FromLong, (long value))                                                         \
   X(py_object*, PyCFunction_NewEx, (struct py_method_def * def, py_object * self, py_object * module)) \
   X(py_object*, PyCapsule_New, (void* pointer, const char* name, py_capsule_destructor destructor))    \
   X(void*, PyCapsule_GetPointer, (py_object * capsule, const char* name))                              \
@@ -67,13 +70,17 @@ struct py_method_def {
   X(void, PyErr_Fetch, (py_object * *type, py_object * *value, py_object * *traceback))                \
   X(void, PyErr_NormalizeException, (py_object * *type, py_object * *value, py_object * *traceback))   \
   X(void, PyErr_SetString, (py_object * type, const char* message))                                    \
-  X(void, PyErr_Clear, (void))
+  X(void, PyErr_Clear, (void))                                                                         \
+  X(void, PyOS_BeforeFork, (void))                                                                     \
+  X(void, PyOS_AfterFork_Parent, (void))                                                               \
+  X(void, PyOS_AfterFork_Child, (void))
 
 #define ADC_PYTHON_DECLARE_POINTER(result, name, parameters) result(*name) parameters;
 struct adc_python_api {
   ADC_PYTHON_FUNCTIONS(ADC_PYTHON_DECLARE_POINTER)
   py_object* none;          /* Py_None: &_Py_NoneStruct */
   py_object* runtime_error; /* PyExc_RuntimeError */
+  py_object* value_error;   /* PyExc_ValueError */
 };
 #undef ADC_PYTHON_DECLARE_POINTER
 

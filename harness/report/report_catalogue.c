@@ -5,7 +5,8 @@
  * The JSON form carries the same fields for tooling:
  *   [{"id", "role", "severity", "clause", "sentence", "method",
  *     "devices" (null: every device), "fixtures" (null: every fixture),
- *     "needs": ["ExportBatchFromJson", ...], "needs_read_only_memory"}] */
+ *     "needs": ["ExportBatchFromJson", ...], "needs_read_only_memory",
+ *     "judges_python_objects"}] */
 #include <stdlib.h>
 
 #include "report/report.h"
@@ -27,6 +28,7 @@ static void put_cell_text(FILE* out, const char* text) {
 }
 
 static void put_reach(FILE* out, const struct adc_rule* rule) {
+  if (rule->judges_python_objects) fputs("Python libraries (`python:MODULE:FACTORY`) only, ", out);
   if (rule->devices == NULL) {
     fputs("every device", out);
   } else {
@@ -90,6 +92,7 @@ static cJSON* rule_json(const struct adc_rule* rule) {
     cJSON_AddItemToArray(needs, cJSON_CreateString(adc_entry_point_name((enum adc_entry_point)i)));
   }
   cJSON_AddBoolToObject(item, "needs_read_only_memory", rule->needs_read_only_memory);
+  cJSON_AddBoolToObject(item, "judges_python_objects", rule->judges_python_objects);
   return item;
 }
 

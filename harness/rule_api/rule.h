@@ -88,6 +88,13 @@ struct adc_rule {
    * the case sees.  No rule of the catalogue needs it today: each was
    * reviewed (CONFORMANCE.md, "Prepared processes"). */
   bool needs_own_process;
+  /* The rule judges the Python objects of a library given as
+   * python:MODULE:FACTORY, through the shim's probe
+   * (include/adc/pycapsule_probe.h): the capsules, destructors and
+   * arguments of the PyCapsule Interface, which a library of C entry
+   * points does not have.  Its cases are planned only for such a side; for
+   * any other library it does not apply. */
+  bool judges_python_objects;
   void (*run)(struct adc_case_context* ctx);
 };
 

@@ -52,6 +52,7 @@ struct adc_side {
   char path[4096];
   char prefix[128];
   bool is_reference;
+  bool is_python; /* given as python:MODULE:FACTORY: the library is the Python shim */
   /* Loading the library crashed or hung: every case of the side gets this
    * verdict without running. */
   bool load_misbehaved;
