@@ -129,12 +129,7 @@ START_TEST(pycapsule_rules_do_not_apply_to_c_libraries) {
 END_TEST
 
 int main(void) {
-  if (!python_can_be_embedded()) {
-    printf("not run: no python3 (or $ADC_PYTHON) with a shared libpython\n");
-    return 77;
-  }
-  /* The twins' folder, on the sys.path the harness's parent finds. */
-  setenv("PYTHONPATH", SOURCE_PATH("fixtures/deliberately_broken/misbehaving/python"), 1);
+  require_embeddable_python();
   list_twins();
   Suite* suite = suite_create("pycapsule_rules");
   TCase* each = tcase_create("each");

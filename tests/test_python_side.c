@@ -280,12 +280,7 @@ START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
 END_TEST
 
 int main(void) {
-  if (!python_can_be_embedded()) {
-    printf("not run: no python3 (or $ADC_PYTHON) with a shared libpython\n");
-    return 77;
-  }
-  /* The factories' folder, on the sys.path the harness's parent finds. */
-  setenv("PYTHONPATH", SOURCE_PATH("fixtures/deliberately_broken/misbehaving/python"), 1);
+  require_embeddable_python();
   Suite* suite = suite_create("python_side");
   TCase* each = tcase_create("each");
   tcase_set_timeout(each, 240);

@@ -255,7 +255,7 @@ const struct adc_device* live_device(const char* name) {
   return &devices[n_devices++];
 }
 
-int python_can_be_embedded(void) {
+static int python_can_be_embedded(void) {
   const char* python = getenv("ADC_PYTHON");
   char command[1024];
   snprintf(
@@ -264,4 +264,12 @@ int python_can_be_embedded(void) {
       ">/dev/null 2>&1",
       python && python[0] ? python : "python3");
   return system(command) == 0;
+}
+
+void require_embeddable_python(void) {
+  if (!python_can_be_embedded()) {
+    printf("not run: no python3 (or $ADC_PYTHON) with a shared libpython\n");
+    exit(77);
+  }
+  setenv("PYTHONPATH", SOURCE_PATH("fixtures/deliberately_broken/misbehaving/python"), 1);
 }

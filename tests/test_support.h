@@ -23,9 +23,12 @@ void run_result_free(struct run_result* result);
  * line "adc-conform: error: ..." on standard error that holds `needle`. */
 void expect_one_error_line(const char* const* args, const char* needle);
 
-/* Whether the Python the harness would run ($ADC_PYTHON, else python3)
- * has a shared libpython, which --producer python:MODULE:FACTORY needs. */
-int python_can_be_embedded(void);
+/* For the tests of a Python side: exits 77 (ctest's skip), saying why,
+ * where no python3 (or $ADC_PYTHON) has a shared libpython; otherwise puts
+ * the deliberately broken Python factories and functions
+ * (fixtures/deliberately_broken/misbehaving/python) on the PYTHONPATH the
+ * harness's parent reads. */
+void require_embeddable_python(void);
 
 /* Runs the program argv[0] (a path) with `argv` (NULL-terminated), as
  * run_conform does adc-conform.  Free with run_result_free. */
