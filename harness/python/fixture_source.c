@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adc/plugin_abi.h"
+#include "cpu_stream_view.h"
 
 /* The reference producer's entry points, linked in hidden
  * (adc_reference_entry_points). */
@@ -152,38 +153,6 @@ static py_object* array_method(py_object* self, py_object* arguments, py_object*
   return pair;
 }
 
-/* The C stream a source hands out: the reference's device stream on the
- * CPU, each ArrowDeviceArray's `array` moved out (on the CPU its sync_event
- * is NULL: nothing to wait for). */
-struct cpu_stream {
-  struct ArrowDeviceArrayStream device;
-};
-
-static int stream_get_schema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
-  struct cpu_stream* inner = stream->private_data;
-  return inner->device.get_schema(&inner->device, out);
-}
-
-static int stream_get_next(struct ArrowArrayStream* stream, struct ArrowArray* out) {
-  struct cpu_stream* inner = stream->private_data;
-  struct ArrowDeviceArray next;
-  int code = inner->device.get_next(&inner->device, &next);
-  if (code == 0) memcpy(out, &next.array, sizeof(*out));
-  return code;
-}
-
-static const char* stream_get_last_error(struct ArrowArrayStream* stream) {
-  struct cpu_stream* inner = stream->private_data;
-  return inner->device.get_last_error(&inner->device);
-}
-
-static void stream_release(struct ArrowArrayStream* stream) {
-  struct cpu_stream* inner = stream->private_data;
-  inner->device.release(&inner->device);
-  free(inner);
-  stream->release = NULL;
-}
-
 static py_object* stream_method(py_object* self, py_object* arguments, py_object* keywords) {
   const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
   if (!request_is_compatible(request, arguments, keywords)) return NULL;
@@ -191,7 +160,8 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   py_object* capsule =
       new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream", release_stream_capsule, &structure);
   if (capsule == NULL) return NULL;
-  struct cpu_stream* inner = calloc(1, sizeof(*inner));
+  /* The reference's device stream on the CPU, as a plain stream. */
+  struct adc_cpu_stream_view* inner = calloc(1, sizeof(*inner));
   if (inner == NULL) return declined(capsule, "out of memory");
   const char* error = adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(
       request->json_path, ARROW_DEVICE_CPU, -1, &inner->device);
@@ -199,12 +169,8 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
     free(inner);
     return declined(capsule, error);
   }
-  struct ArrowArrayStream* stream = structure;
-  stream->get_schema = stream_get_schema;
-  stream->get_next = stream_get_next;
-  stream->get_last_error = stream_get_last_error;
-  stream->private_data = inner;
-  stream->release = stream_release;
+  inner->free_on_release = true;
+  adc_cpu_stream_view_start(structure, inner);
   return capsule;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adc/arrow_c_abi.h"
+#include "cpu_stream_view.h"
 #include "fixture_source.h"
 
 #define STATE_CAPSULE "adc_python.handover"
@@ -27,9 +28,8 @@ struct adc_handover {
  * that a call after the release still reaches the harness's stream, where
  * the rules count it. */
 struct stream_view {
-  struct ArrowDeviceArrayStream device;
-  bool released;
-  struct stream_view* next; /* every view not yet freed */
+  struct adc_cpu_stream_view cpu; /* first: the stream's private_data */
+  struct stream_view* next;       /* every view not yet freed */
 };
 static struct stream_view* views; /* the GIL guards it */
 
@@ -138,31 +138,6 @@ static py_object* device_stream_method(py_object* self, py_object* arguments, py
   return give_out(state_of(self));
 }
 
-static int view_get_schema(struct ArrowArrayStream* stream, struct ArrowSchema* out) {
-  struct stream_view* view = stream->private_data;
-  return view->device.get_schema(&view->device, out);
-}
-
-static int view_get_next(struct ArrowArrayStream* stream, struct ArrowArray* out) {
-  struct stream_view* view = stream->private_data;
-  struct ArrowDeviceArray next;
-  int code = view->device.get_next(&view->device, &next);
-  if (code == 0) memcpy(out, &next.array, sizeof(*out));
-  return code;
-}
-
-static const char* view_get_last_error(struct ArrowArrayStream* stream) {
-  struct stream_view* view = stream->private_data;
-  return view->device.get_last_error(&view->device);
-}
-
-static void view_release(struct ArrowArrayStream* stream) {
-  struct stream_view* view = stream->private_data;
-  if (view->device.release != NULL) view->device.release(&view->device);
-  view->released = true;
-  stream->release = NULL;
-}
-
 /* __arrow_c_stream__: the harness's device stream, moved into a view. */
 static py_object* stream_method(py_object* self, py_object* arguments, py_object* keywords) {
   (void)arguments, (void)keywords;
@@ -180,16 +155,12 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
     adc_py.Py_DecRef(data); /* releases the harness's stream */
     return raise("out of memory");
   }
-  memcpy(&view->device, device, sizeof(*device));
+  memcpy(&view->cpu.device, device, sizeof(*device));
   device->release = NULL;
   adc_py.Py_DecRef(data);
   view->next = views;
   views = view;
-  stream->get_schema = view_get_schema;
-  stream->get_next = view_get_next;
-  stream->get_last_error = view_get_last_error;
-  stream->private_data = view;
-  stream->release = view_release;
+  adc_cpu_stream_view_start(stream, &view->cpu);
   return capsule;
 }
 
@@ -362,7 +333,7 @@ void adc_handover_close(struct adc_handover* state) {
   if (data != NULL) adc_py.Py_DecRef(data);
   for (struct stream_view** link = &views; *link != NULL;) {
     struct stream_view* view = *link;
-    if (view->released) {
+    if (view->cpu.released) {
       *link = view->next;
       free(view);
     } else {
