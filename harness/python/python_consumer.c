@@ -111,8 +111,20 @@ static bool has_method(py_object* object, const char* name) {
   return has == 1;
 }
 
+/* The size of the structure method `name` gives (its capsule's, the
+ * second of a pair's). */
+static size_t structure_size(const char* name) {
+  if (strcmp(name, "__arrow_c_schema__") == 0) return sizeof(struct ArrowSchema);
+  if (strcmp(name, "__arrow_c_array__") == 0) return sizeof(struct ArrowArray);
+  if (strcmp(name, "__arrow_c_device_array__") == 0) return sizeof(struct ArrowDeviceArray);
+  if (strcmp(name, "__arrow_c_stream__") == 0) return sizeof(struct ArrowArrayStream);
+  return sizeof(struct ArrowDeviceArrayStream);
+}
+
 /* import->result.name(): false with `message` set where it has no such
- * method or the method raised. */
+ * method or the method raised.  The structure it allocates gets the fill
+ * the producer's does (python_producer.c), so that what the library
+ * leaves unwritten, or reads before writing, shows the same each run. */
 static bool call_result_method(struct import* import, const char* name) {
   if (!has_method(import->result, name)) {
     py_object* type = adc_py.PyObject_GetAttrString(import->result, "__class__");
@@ -127,6 +139,7 @@ static bool call_result_method(struct import* import, const char* name) {
   }
   py_object* bound = adc_py.PyObject_GetAttrString(import->result, name);
   if (bound != NULL) {
+    adc_python_fill_next_allocations(structure_size(name));
     import->method = adc_py.PyObject_CallObject(bound, NULL);
     adc_py.Py_DecRef(bound);
   }

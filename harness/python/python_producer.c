@@ -62,37 +62,6 @@ static bool begin(struct call* call, enum adc_source_kind kind, const char* json
   return call->made != NULL;
 }
 
-/* The harness fills every output structure with 0xA5 before an export, so
- * that a member the producer never writes cannot pass by luck (CONFORMANCE.md,
- * "How cases run"; ADC_FILL_BYTE, rule_api/producer_calls.h).  Through the
- * PyCapsule Interface the producer allocates the structure itself
- * ("Create a PyCapsule": malloc, then the capsule): malloc's next chunks of
- * that size, on this thread, are made to hold the same bytes, so that what
- * the library leaves unwritten shows as it does in the harness's own
- * output (glibc hands the chunks freed last back first; the first 16
- * bytes of a chunk hold its free-list link, every other byte the fill).
- * A library allocating elsewhere (its own pool, another thread) gets
- * memory this does not touch, and such a member may pass by luck. */
-#define FILL_BYTE 0xA5
-/* glibc's per-thread cache keeps 7 chunks of a size and hands the last
- * freed back first; 64 fill the memory its other bins hand out after
- * those too, for a library whose call takes some chunks of that size
- * before the structure's: with 7, pyarrow 26's __arrow_c_device_array__
- * passed device_array.reserved.zeroed by luck in 2 of 26 runs of the
- * pyarrow peer narrowed to that rule (its finding P1), with 64 in none of
- * 46. */
-#define FILLED_CHUNKS 64
-static void* (*volatile fill_memory)(void*, int, size_t) = memset; /* never optimised out before free */
-
-static void prefill_next_allocations(size_t size) {
-  void* chunks[FILLED_CHUNKS];
-  for (int i = 0; i < FILLED_CHUNKS; i++) {
-    chunks[i] = malloc(size);
-    if (chunks[i] != NULL) fill_memory(chunks[i], FILL_BYTE, size);
-  }
-  for (int i = FILLED_CHUNKS; i-- > 0;) free(chunks[i]);
-}
-
 /* call->made.method(): false with `message` set where the object has no
  * such method or it raised. */
 static bool call_method(struct call* call, const char* method, size_t structure_size) {
@@ -108,7 +77,7 @@ static bool call_method(struct call* call, const char* method, size_t structure_
   }
   py_object* bound = adc_py.PyObject_GetAttrString(call->made, method);
   if (bound != NULL) {
-    prefill_next_allocations(structure_size);
+    adc_python_fill_next_allocations(structure_size);
     call->result = adc_py.PyObject_CallObject(bound, NULL);
     adc_py.Py_DecRef(bound);
   }

@@ -238,3 +238,34 @@ py_object* adc_python_call_factory(const char* variable, py_object* source, py_o
   }
   return made;
 }
+
+/* The harness fills every output structure with 0xA5 before an export, so
+ * that a member the producer never writes cannot pass by luck (CONFORMANCE.md,
+ * "How cases run"; ADC_FILL_BYTE, rule_api/producer_calls.h).  Through the
+ * PyCapsule Interface the producer allocates the structure itself
+ * ("Create a PyCapsule": malloc, then the capsule): malloc's next chunks of
+ * that size, on this thread, are made to hold the same bytes, so that what
+ * the library leaves unwritten shows as it does in the harness's own
+ * output (glibc hands the chunks freed last back first; the first 16
+ * bytes of a chunk hold its free-list link, every other byte the fill).
+ * A library allocating elsewhere (its own pool, another thread) gets
+ * memory this does not touch, and such a member may pass by luck. */
+#define FILL_BYTE 0xA5
+/* glibc's per-thread cache keeps 7 chunks of a size and hands the last
+ * freed back first; 64 fill the memory its other bins hand out after
+ * those too, for a library whose call takes some chunks of that size
+ * before the structure's: with 7, pyarrow 26's __arrow_c_device_array__
+ * passed device_array.reserved.zeroed by luck in 2 of 26 runs of the
+ * pyarrow peer narrowed to that rule (its finding P1), with 64 in none of
+ * 46. */
+#define FILLED_CHUNKS 64
+static void* (*volatile fill_memory)(void*, int, size_t) = memset; /* never optimised out before free */
+
+void adc_python_fill_next_allocations(size_t size) {
+  void* chunks[FILLED_CHUNKS];
+  for (int i = 0; i < FILLED_CHUNKS; i++) {
+    chunks[i] = malloc(size);
+    if (chunks[i] != NULL) fill_memory(chunks[i], FILL_BYTE, size);
+  }
+  for (int i = FILLED_CHUNKS; i-- > 0;) free(chunks[i]);
+}

@@ -45,4 +45,10 @@ bool adc_python_split_target(const char* named, char* module, size_t size, const
 py_object* adc_python_call_factory(const char* variable, py_object* source, py_object** module, char* error,
                                    size_t size);
 
+/* Makes malloc's next chunks of `size` bytes on this thread hold 0xA5, the
+ * harness's fill of an output before an export, just before a Python
+ * method allocates a structure of that size (python_runtime.c says how,
+ * and what it cannot reach). */
+void adc_python_fill_next_allocations(size_t size);
+
 #endif /* ADC_PYTHON_RUNTIME_H */
