@@ -6,7 +6,7 @@
 # reference library and its CUDA module, the broken and misbehaving twins,
 # the three test programs that touch devices, and the shared libraries from
 # Debian they load.  Carry it: run(carry=[".gpu-bundle"], command="bash
-# ci/gpu-session.sh", timeout_s=500): the whole plan in one command
+# ci/gpu-session.sh", timeout_s=540): the whole plan in one command
 # (CONFORMANCE.md, "Devices").
 # Usage: ci/gpu-bundle.sh [BUILD_DIR]   (default: build/default, configured
 # by its preset; a build folder named is built as it was configured, for a

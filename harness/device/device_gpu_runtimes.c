@@ -256,6 +256,29 @@ static int check_open(const struct gpu_runtime* runtime, int code, const char* w
   return refuses_for_now(runtime, code) ? ADC_DEVICE_BUSY : -1;
 }
 
+static void do_nothing_on_stream(void* unused) {
+  (void)unused;
+}
+
+/* The runtime runs host functions (cudaLaunchHostFunc) on a thread of its
+ * own, which it starts at the first one a process queues and keeps.  One
+ * that does nothing, queued as the device opens, starts that thread before
+ * any case: otherwise the first case to pause a stream (the late write of
+ * the *.sync_event.waited_before_reading rules) seemed to leave a thread
+ * running, and ended its prepared process (seen on an H200 on 2026-11-27,
+ * docs/gpu-runs/2026-11-27/second-session.md). */
+static int start_host_function_thread(const struct adc_device* device, struct adc_error* error) {
+  const struct gpu_runtime* runtime = runtime_of(device);
+  const struct gpu_device_state* state = device->state;
+  if (runtime->api.launch_host_function == NULL) return 0; /* no pauses either: see gpu_queue_hold */
+  if (check(runtime, runtime->api.launch_host_function(state->transfers, do_nothing_on_stream, NULL),
+            "starting the runtime's host-function thread", error) != 0) {
+    return -1;
+  }
+  return check(runtime, runtime->api.stream_synchronize(state->transfers),
+               "starting the runtime's host-function thread", error);
+}
+
 static int gpu_open(struct adc_device* device, struct adc_error* error) {
   struct gpu_runtime* runtime = runtime_of(device);
   if (load(runtime, error) != 0) return -1;
@@ -280,6 +303,11 @@ static int gpu_open(struct adc_device* device, struct adc_error* error) {
     /* A device that was found and selected, but cannot give a stream or
      * pinned memory to one more process: a refusal, retried. */
     return ADC_DEVICE_BUSY;
+  }
+  if (start_host_function_thread(device, error) != 0) {
+    gpu_close(device);
+    device->state = NULL;
+    return -1;
   }
   return 0;
 }
