@@ -7,6 +7,7 @@
 
 #include "adc/plugin_abi.h"
 #include "cpu_stream_view.h"
+#include "interface_capsules.h"
 
 /* The reference producer's entry points, linked in hidden
  * (adc_reference_entry_points). */
@@ -32,39 +33,6 @@ static void free_request(py_object* capsule) {
   free(adc_py.PyCapsule_GetPointer(capsule, REQUEST_CAPSULE));
 }
 
-static void release_schema_capsule(py_object* capsule) {
-  struct ArrowSchema* schema = adc_py.PyCapsule_GetPointer(capsule, "arrow_schema");
-  if (schema != NULL && schema->release != NULL) schema->release(schema);
-  free(schema);
-}
-
-static void release_array_capsule(py_object* capsule) {
-  struct ArrowArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_array");
-  if (array != NULL && array->release != NULL) array->release(array);
-  free(array);
-}
-
-static void release_stream_capsule(py_object* capsule) {
-  struct ArrowArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_array_stream");
-  if (stream != NULL && stream->release != NULL) stream->release(stream);
-  free(stream);
-}
-
-/* A capsule named `name` around a new structure of `size` bytes whose
- * release is NULL until filled, as the interface's example recommends
- * ("immediately wrap the struct in a capsule"); NULL with an exception. */
-static py_object* new_capsule(size_t size, const char* name, py_capsule_destructor destructor,
-                              void** structure) {
-  *structure = calloc(1, size);
-  if (*structure == NULL) {
-    adc_py.PyErr_SetString(adc_py.runtime_error, "out of memory");
-    return NULL;
-  }
-  py_object* capsule = adc_py.PyCapsule_New(*structure, name, destructor);
-  if (capsule == NULL) free(*structure);
-  return capsule;
-}
-
 /* NULL, with the reference's message as a RuntimeError, where it declined. */
 static py_object* declined(py_object* capsule, const char* error) {
   adc_py.Py_DecRef(capsule);
@@ -74,8 +42,8 @@ static py_object* declined(py_object* capsule, const char* error) {
 
 py_object* adc_fixture_schema_capsule(const char* json_path) {
   void* schema;
-  py_object* capsule =
-      new_capsule(sizeof(struct ArrowSchema), "arrow_schema", release_schema_capsule, &schema);
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowSchema), "arrow_schema",
+                                              adc_python_release_schema_capsule, &schema);
   if (capsule == NULL) return NULL;
   const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(json_path, schema);
   return error != NULL ? declined(capsule, error) : capsule;
@@ -134,7 +102,8 @@ static py_object* array_method(py_object* self, py_object* arguments, py_object*
   py_object* schema = adc_fixture_schema_capsule(request->json_path);
   if (schema == NULL) return NULL;
   void* array;
-  py_object* capsule = new_capsule(sizeof(struct ArrowArray), "arrow_array", release_array_capsule, &array);
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowArray), "arrow_array",
+                                              adc_python_release_array_capsule, &array);
   if (capsule == NULL) return declined(schema, "out of memory");
   const char* error =
       adc_reference_CDataIntegration_ExportBatchFromJson(request->json_path, request->num_batch, array);
@@ -157,8 +126,8 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
   if (!request_is_compatible(request, arguments, keywords)) return NULL;
   void* structure;
-  py_object* capsule =
-      new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream", release_stream_capsule, &structure);
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream",
+                                              adc_python_release_stream_capsule, &structure);
   if (capsule == NULL) return NULL;
   /* The reference's device stream on the CPU, as a plain stream. */
   struct adc_cpu_stream_view* inner = calloc(1, sizeof(*inner));

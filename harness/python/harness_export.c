@@ -8,6 +8,7 @@
 #include "adc/arrow_c_abi.h"
 #include "cpu_stream_view.h"
 #include "fixture_source.h"
+#include "interface_capsules.h"
 
 #define STATE_CAPSULE "adc_python.handover"
 
@@ -43,38 +44,6 @@ static void* move_out(void* structure, size_t size, size_t release_offset) {
     memcpy((unsigned char*)structure + release_offset, &released, sizeof(released));
   }
   return moved;
-}
-
-/* The interface's destructors: release what no consumer moved out (its
- * release not NULL), then free ("Lifetime Semantics"). */
-static void release_schema_capsule(py_object* capsule) {
-  struct ArrowSchema* schema = adc_py.PyCapsule_GetPointer(capsule, "arrow_schema");
-  if (schema != NULL && schema->release != NULL) schema->release(schema);
-  free(schema);
-}
-
-static void release_array_capsule(py_object* capsule) {
-  struct ArrowArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_array");
-  if (array != NULL && array->release != NULL) array->release(array);
-  free(array);
-}
-
-static void release_device_array_capsule(py_object* capsule) {
-  struct ArrowDeviceArray* array = adc_py.PyCapsule_GetPointer(capsule, "arrow_device_array");
-  if (array != NULL && array->array.release != NULL) array->array.release(&array->array);
-  free(array);
-}
-
-static void release_device_stream_capsule(py_object* capsule) {
-  struct ArrowDeviceArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_device_array_stream");
-  if (stream != NULL && stream->release != NULL) stream->release(stream);
-  free(stream);
-}
-
-static void release_stream_capsule(py_object* capsule) {
-  struct ArrowArrayStream* stream = adc_py.PyCapsule_GetPointer(capsule, "arrow_array_stream");
-  if (stream != NULL && stream->release != NULL) stream->release(stream);
-  free(stream);
 }
 
 static void free_state(py_object* capsule) {
@@ -147,7 +116,8 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   struct stream_view* view = calloc(1, sizeof(*view));
   struct ArrowArrayStream* stream = calloc(1, sizeof(*stream));
   py_object* capsule =
-      stream != NULL ? adc_py.PyCapsule_New(stream, "arrow_array_stream", release_stream_capsule) : NULL;
+      stream != NULL ? adc_py.PyCapsule_New(stream, "arrow_array_stream", adc_python_release_stream_capsule)
+                     : NULL;
   if (view == NULL || capsule == NULL) {
     free(view);
     if (capsule == NULL) free(stream);
@@ -291,7 +261,7 @@ static py_object* data_capsule(void* structure, size_t size, size_t release_offs
 py_object* adc_handover_schema(void* structure, const char* json_path, int num_batch,
                                struct adc_handover** state) {
   py_object* data = data_capsule(structure, sizeof(struct ArrowSchema), offsetof(struct ArrowSchema, release),
-                                 "arrow_schema", release_schema_capsule);
+                                 "arrow_schema", adc_python_release_schema_capsule);
   (void)num_batch;
   return handover(HANDOVER_SCHEMA, data, true, json_path, state);
 }
@@ -299,7 +269,7 @@ py_object* adc_handover_schema(void* structure, const char* json_path, int num_b
 py_object* adc_handover_batch(void* structure, const char* json_path, int num_batch,
                               struct adc_handover** state) {
   py_object* data = data_capsule(structure, sizeof(struct ArrowArray), offsetof(struct ArrowArray, release),
-                                 "arrow_array", release_array_capsule);
+                                 "arrow_array", adc_python_release_array_capsule);
   (void)num_batch;
   return handover(HANDOVER_BATCH, data, true, json_path, state);
 }
@@ -309,7 +279,7 @@ py_object* adc_handover_device_batch(void* structure, const char* json_path, int
   py_object* data =
       data_capsule(structure, sizeof(struct ArrowDeviceArray),
                    offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release),
-                   "arrow_device_array", release_device_array_capsule);
+                   "arrow_device_array", adc_python_release_device_array_capsule);
   (void)num_batch;
   return handover(HANDOVER_DEVICE_BATCH, data, true, json_path, state);
 }
@@ -321,7 +291,7 @@ py_object* adc_handover_device_stream(void* structure, const char* json_path, in
   bool on_cpu = ((struct ArrowDeviceArrayStream*)structure)->device_type == ARROW_DEVICE_CPU;
   py_object* data = data_capsule(structure, sizeof(struct ArrowDeviceArrayStream),
                                  offsetof(struct ArrowDeviceArrayStream, release),
-                                 "arrow_device_array_stream", release_device_stream_capsule);
+                                 "arrow_device_array_stream", adc_python_release_device_stream_capsule);
   (void)num_batch;
   return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, json_path, state);
 }

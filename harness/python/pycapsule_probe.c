@@ -18,6 +18,7 @@
 
 #include "adc/plugin_abi.h"
 #include "fixture_source.h"
+#include "interface_capsules.h"
 #include "python_runtime.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -237,20 +238,15 @@ static void release_empty_struct(struct ArrowSchema* schema) {
   schema->release = NULL;
 }
 
-static void destroy_schema_capsule(py_object* capsule) {
-  struct ArrowSchema* schema = adc_py.PyCapsule_GetPointer(capsule, "arrow_schema");
-  if (schema != NULL && schema->release != NULL) schema->release(schema);
-  free(schema);
-}
-
 static py_object* empty_struct_capsule(void) {
-  struct ArrowSchema* schema = calloc(1, sizeof(*schema));
-  if (schema == NULL) return NULL;
+  void* structure;
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowSchema), "arrow_schema",
+                                              adc_python_release_schema_capsule, &structure);
+  if (capsule == NULL) return NULL;
+  struct ArrowSchema* schema = structure;
   schema->format = "+s";
   schema->name = "";
   schema->release = release_empty_struct;
-  py_object* capsule = adc_py.PyCapsule_New(schema, "arrow_schema", destroy_schema_capsule);
-  if (capsule == NULL) free(schema);
   return capsule;
 }
 

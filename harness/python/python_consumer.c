@@ -105,12 +105,6 @@ static const char* end(struct import* import, bool ok) {
 }
 
 /* Whether the result has `name`, without an exception left pending. */
-static bool has_method(py_object* object, const char* name) {
-  int has = adc_py.PyObject_HasAttrString(object, name);
-  adc_py.PyErr_Clear();
-  return has == 1;
-}
-
 /* The size of the structure method `name` gives (its capsule's, the
  * second of a pair's). */
 static size_t structure_size(const char* name) {
@@ -126,30 +120,10 @@ static size_t structure_size(const char* name) {
  * the producer's does (python_producer.c), so that what the library
  * leaves unwritten, or reads before writing, shows the same each run. */
 static bool call_result_method(struct import* import, const char* name) {
-  if (!has_method(import->result, name)) {
-    py_object* type = adc_py.PyObject_GetAttrString(import->result, "__class__");
-    py_object* text = type != NULL ? adc_py.PyObject_Str(type) : NULL;
-    const char* shown = text != NULL ? adc_py.PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
-    snprintf(message, sizeof(message), "the consumer's result (%s) has no %s, which the shim imports it with",
-             shown ? shown : "?", name);
-    if (text != NULL) adc_py.Py_DecRef(text);
-    if (type != NULL) adc_py.Py_DecRef(type);
-    adc_py.PyErr_Clear();
-    return false;
-  }
-  py_object* bound = adc_py.PyObject_GetAttrString(import->result, name);
-  if (bound != NULL) {
-    adc_python_fill_next_allocations(structure_size(name));
-    import->method = adc_py.PyObject_CallObject(bound, NULL);
-    adc_py.Py_DecRef(bound);
-  }
-  if (import->method == NULL) {
-    char doing[160];
-    snprintf(doing, sizeof(doing), "the consumer's result's %s()", name);
-    adc_python_error_line(doing, message, sizeof(message));
-    return false;
-  }
-  return true;
+  import->method = adc_python_call_method(import->result, name, structure_size(name), "the consumer's result",
+                                          ", which the shim imports it with", "the consumer's result's ",
+                                          message, sizeof(message));
+  return import->method != NULL;
 }
 
 /* Item `index` of the (schema, array) pair the result's method returned
@@ -251,7 +225,7 @@ EXPORT const char* adc_python_CDataIntegration_ImportBatchAndCompareToJson(const
  * has one, else its __arrow_c_array__ (the interface: "The absence of the
  * device version methods implies CPU-only data"), as a CPU device array. */
 static bool take_device_batch(struct import* import, const char* json_path, struct ArrowDeviceArray* back) {
-  bool device = has_method(import->result, "__arrow_c_device_array__");
+  bool device = adc_python_has_method(import->result, "__arrow_c_device_array__");
   const char* name = device ? "__arrow_c_device_array__" : "__arrow_c_array__";
   if (!call_result_method(import, name) || !schema_of_pair_matches(import, name, json_path)) return false;
   if (device) {
@@ -314,7 +288,7 @@ static void result_release(struct ArrowDeviceArrayStream* stream) {
  * interface says of an object without the device methods). */
 static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStream* back,
                                struct cpu_result_stream* cpu) {
-  if (has_method(import->result, "__arrow_c_device_stream__")) {
+  if (adc_python_has_method(import->result, "__arrow_c_device_stream__")) {
     return call_result_method(import, "__arrow_c_device_stream__") &&
            take(import->method, "arrow_device_array_stream", back, sizeof(*back),
                 offsetof(struct ArrowDeviceArrayStream, release));

@@ -65,29 +65,9 @@ static bool begin(struct call* call, enum adc_source_kind kind, const char* json
 /* call->made.method(): false with `message` set where the object has no
  * such method or it raised. */
 static bool call_method(struct call* call, const char* method, size_t structure_size) {
-  if (!adc_py.PyObject_HasAttrString(call->made, method)) {
-    py_object* type = adc_py.PyObject_GetAttrString(call->made, "__class__");
-    py_object* name = type != NULL ? adc_py.PyObject_Str(type) : NULL;
-    const char* text = name != NULL ? adc_py.PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-    snprintf(message, sizeof(message), "the factory's object (%s) has no %s", text ? text : "?", method);
-    if (name != NULL) adc_py.Py_DecRef(name);
-    if (type != NULL) adc_py.Py_DecRef(type);
-    adc_py.PyErr_Clear();
-    return false;
-  }
-  py_object* bound = adc_py.PyObject_GetAttrString(call->made, method);
-  if (bound != NULL) {
-    adc_python_fill_next_allocations(structure_size);
-    call->result = adc_py.PyObject_CallObject(bound, NULL);
-    adc_py.Py_DecRef(bound);
-  }
-  if (call->result == NULL) {
-    char doing[128];
-    snprintf(doing, sizeof(doing), "%s()", method);
-    adc_python_error_line(doing, message, sizeof(message));
-    return false;
-  }
-  return true;
+  call->result = adc_python_call_method(call->made, method, structure_size, "the factory's object", "", "",
+                                        message, sizeof(message));
+  return call->result != NULL;
 }
 
 /* The second capsule of a (schema, data) pair: borrowed from the result. */

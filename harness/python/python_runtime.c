@@ -269,3 +269,37 @@ void adc_python_fill_next_allocations(size_t size) {
   }
   for (int i = FILLED_CHUNKS; i-- > 0;) free(chunks[i]);
 }
+
+bool adc_python_has_method(py_object* object, const char* name) {
+  int has = adc_py.PyObject_HasAttrString(object, name);
+  adc_py.PyErr_Clear();
+  return has == 1;
+}
+
+py_object* adc_python_call_method(py_object* object, const char* name, size_t structure_size,
+                                  const char* owner, const char* missing_note, const char* call_prefix,
+                                  char* message, size_t size) {
+  if (!adc_python_has_method(object, name)) {
+    py_object* type = adc_py.PyObject_GetAttrString(object, "__class__");
+    py_object* text = type != NULL ? adc_py.PyObject_Str(type) : NULL;
+    const char* shown = text != NULL ? adc_py.PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    snprintf(message, size, "%s (%s) has no %s%s", owner, shown ? shown : "?", name, missing_note);
+    if (text != NULL) adc_py.Py_DecRef(text);
+    if (type != NULL) adc_py.Py_DecRef(type);
+    adc_py.PyErr_Clear();
+    return NULL;
+  }
+  py_object* result = NULL;
+  py_object* bound = adc_py.PyObject_GetAttrString(object, name);
+  if (bound != NULL) {
+    adc_python_fill_next_allocations(structure_size);
+    result = adc_py.PyObject_CallObject(bound, NULL);
+    adc_py.Py_DecRef(bound);
+  }
+  if (result == NULL) {
+    char doing[192];
+    snprintf(doing, sizeof(doing), "%s%s()", call_prefix, name);
+    adc_python_error_line(doing, message, size);
+  }
+  return result;
+}

@@ -51,4 +51,20 @@ py_object* adc_python_call_factory(const char* variable, py_object* source, py_o
  * and what it cannot reach). */
 void adc_python_fill_next_allocations(size_t size);
 
+/* Whether `object` has an attribute `name` (an error while looking counts
+ * as no, and is cleared). */
+bool adc_python_has_method(py_object* object, const char* name);
+
+/* object.name(), without arguments, after adc_python_fill_next_allocations
+ * of `structure_size` (the size of the structure the method allocates).
+ * Returns the method's result (a new reference), or NULL with one line in
+ * `message` and no exception pending: "OWNER (TYPE) has no NAME" and then
+ * `missing_note` where the object has no such method, else the
+ * exception's last line after "CALL_PREFIXNAME()" (adc_python_error_line).
+ * The wording is the caller's: whose object it is, said as the user knows
+ * it ("the factory's object", "the consumer's result"). */
+py_object* adc_python_call_method(py_object* object, const char* name, size_t structure_size,
+                                  const char* owner, const char* missing_note, const char* call_prefix,
+                                  char* message, size_t size);
+
 #endif /* ADC_PYTHON_RUNTIME_H */
