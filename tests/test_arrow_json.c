@@ -8,7 +8,7 @@
 #include "arrow_format/arrow_structure.h"
 #include "consumer_feed/consumer_feed.h"
 #include "reference_core.h"
-#include "test_support.h"
+#include "unit_test_support.h"
 
 #define FIXTURE(name) ADC_SOURCE_DIR "/fixtures/data/" name ".json"
 

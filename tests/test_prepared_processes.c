@@ -21,7 +21,7 @@
 #include "runner/orphans.h"
 #include "runner/task_runner.h"
 #include "support/clock.h"
-#include "test_support.h"
+#include "unit_test_support.h"
 #include "wire/wire.h"
 
 /* What a task does, in whichever process it runs. */

@@ -12,7 +12,7 @@
 #include "outcome/record_of_run.h"
 #include "report/report.h"
 #include "rule_api/rule.h"
-#include "test_support.h"
+#include "unit_test_support.h"
 
 /* The first rule of the catalogue of `role` and `severity`. */
 static const struct adc_rule* rule_of(enum adc_role role, enum adc_severity severity) {

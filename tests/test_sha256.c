@@ -9,7 +9,7 @@
 
 #include "support/manifest.h"
 #include "support/sha256.h"
-#include "test_support.h"
+#include "unit_test_support.h"
 
 START_TEST(test_standard_vectors) {
   char hex[ADC_SHA256_HEX_SIZE];

@@ -10,94 +10,32 @@
 #include <time.h>
 #include <unistd.h>
 
-static char* slurp(FILE* f) {
-  size_t size = 0;
-  size_t capacity = 4096;
-  char* text = malloc(capacity);
-  size_t n;
-  while ((n = fread(text + size, 1, capacity - size - 1, f)) > 0) {
-    size += n;
-    if (capacity - size < 2) text = realloc(text, capacity *= 2);
-  }
-  text[size] = '\0';
-  return text;
-}
-
-/* execv's adc-conform with `args` after its own name; never returns. */
-static void exec_conform(const char* const* args) {
-  const char* argv[64] = {ADC_CONFORM};
-  int n = 1;
+/* adc-conform's argv: its path, then `args` (at most 62). */
+static void conform_argv(const char* const* args, const char* argv[64]) {
+  int n = 0;
+  argv[n++] = ADC_CONFORM;
   for (int i = 0; args[i] != NULL && n < 63; i++) argv[n++] = args[i];
   argv[n] = NULL;
-  execv(ADC_CONFORM, (char* const*)argv);
-  _exit(127);
 }
 
 pid_t spawn_conform(const char* const* args) {
+  const char* argv[64];
+  conform_argv(args, argv);
   pid_t pid = fork();
   if (pid == 0) {
     int null_output = open("/dev/null", O_WRONLY);
     dup2(null_output, STDOUT_FILENO);
     dup2(null_output, STDERR_FILENO);
-    exec_conform(args);
+    execv(ADC_CONFORM, (char* const*)argv);
+    _exit(127);
   }
   return pid;
 }
 
-char* read_text_file(const char* path) {
-  FILE* f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "%s was not written", path);
-  char* text = slurp(f);
-  fclose(f);
-  return text;
-}
-
-cJSON* read_json_file(const char* path) {
-  FILE* f = fopen(path, "r");
-  if (f == NULL) return NULL;
-  char* text = slurp(f);
-  fclose(f);
-  cJSON* json = cJSON_Parse(text);
-  free(text);
-  return json;
-}
-
-/* Runs `argv` (exec_command) or adc-conform with `args` (exec_conform). */
-static struct run_result run_captured(const char* const* argv, const char* const* args) {
-  struct run_result result = {0, NULL, NULL};
-  FILE* out = tmpfile();
-  FILE* err = tmpfile();
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fileno(out), STDOUT_FILENO);
-    dup2(fileno(err), STDERR_FILENO);
-    if (argv == NULL) exec_conform(args);
-    execv(argv[0], (char* const*)argv);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  rewind(out);
-  rewind(err);
-  result.out = slurp(out);
-  result.err = slurp(err);
-  fclose(out);
-  fclose(err);
-  return result;
-}
-
 struct run_result run_conform(const char* const* args) {
-  return run_captured(NULL, args);
-}
-
-struct run_result run_command(const char* const* argv) {
-  return run_captured(argv, NULL);
-}
-
-void run_result_free(struct run_result* result) {
-  free(result->out);
-  free(result->err);
+  const char* argv[64];
+  conform_argv(args, argv);
+  return run_command(argv);
 }
 
 cJSON* run_conform_report(const char* const* args, int* exit_code) {
@@ -116,13 +54,6 @@ cJSON* run_conform_report(const char* const* args, int* exit_code) {
   cJSON* report = read_json_file(path);
   unlink(path);
   return report;
-}
-
-int count_lines(const char* text) {
-  int lines = 0;
-  for (const char* p = text; *p; p++) lines += *p == '\n';
-  if (text[0] != '\0' && text[strlen(text) - 1] != '\n') lines++;
-  return lines;
 }
 
 char* async_case_statuses(const char* producer, const char* consumer) {
@@ -191,14 +122,6 @@ size_t processes_left_behind(double grace_seconds) {
   return left;
 }
 
-int run_suite(Suite* suite) {
-  SRunner* runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
-
 void assert_json_report_valid(const char* path) {
   ck_assert_msg(ADC_SCHEMA_PYTHON[0] != '\0',
                 "no Python with the jsonschema package: install python3-jsonschema (ci/install-deps.sh)");
@@ -226,33 +149,6 @@ void expect_one_error_line(const char* const* args, const char* needle) {
   ck_assert_msg(strncmp(run.err, "adc-conform: error: ", 20) == 0, "stderr: %s", run.err);
   ck_assert_msg(strstr(run.err, needle) != NULL, "'%s' not in: %s", needle, run.err);
   run_result_free(&run);
-}
-
-int device_opens(const struct adc_device_driver* driver, struct adc_error* error) {
-  struct adc_device_target target = adc_device_target_of(driver);
-  return target_opens(&target, error);
-}
-
-int target_opens(const struct adc_device_target* target, struct adc_error* error) {
-  struct adc_device device;
-  int status = adc_device_open(target, &device, error);
-  adc_device_close(&device);
-  return status;
-}
-
-const struct adc_device* live_device(const char* name) {
-  static struct adc_device devices[8];
-  static size_t n_devices;
-  const struct adc_device_driver* driver = adc_device_find(name);
-  ck_assert_msg(driver != NULL, "no device %s", name);
-  for (size_t i = 0; i < n_devices; i++) {
-    if (devices[i].driver == driver) return &devices[i];
-  }
-  ck_assert_uint_lt(n_devices, sizeof(devices) / sizeof(devices[0]));
-  struct adc_device_target target = adc_device_target_of(driver);
-  struct adc_error error;
-  ck_assert_msg(adc_device_open(&target, &devices[n_devices], &error) == 0, "%s", error.message);
-  return &devices[n_devices++];
 }
 
 static int python_can_be_embedded(void) {

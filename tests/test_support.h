@@ -1,23 +1,15 @@
-/* Helpers shared by the test programs: running adc-conform as a user would
- * and reading its JSON report. */
+/* What the tests of a run share, beside unit_test_support.h: running
+ * adc-conform as a user would, reading its JSON report, and what a run
+ * left behind. */
 #ifndef ADC_TEST_SUPPORT_H
 #define ADC_TEST_SUPPORT_H
 
-#include <check.h>
-#include <cjson/cJSON.h>
 #include <sys/types.h>
 
-#include "device/device.h"
-
-struct run_result {
-  int exit_code;
-  char* out; /* standard output */
-  char* err; /* standard error */
-};
+#include "unit_test_support.h"
 
 /* Runs adc-conform with `args` (NULL-terminated).  Free with run_result_free. */
 struct run_result run_conform(const char* const* args);
-void run_result_free(struct run_result* result);
 
 /* Runs adc-conform with `args` and asserts bad input: exit status 2 and one
  * line "adc-conform: error: ..." on standard error that holds `needle`. */
@@ -30,20 +22,9 @@ void expect_one_error_line(const char* const* args, const char* needle);
  * harness's parent reads. */
 void require_embeddable_python(void);
 
-/* Runs the program argv[0] (a path) with `argv` (NULL-terminated), as
- * run_conform does adc-conform.  Free with run_result_free. */
-struct run_result run_command(const char* const* argv);
-
 /* Starts adc-conform with `args` in the background, its output discarded;
  * returns its pid. */
 pid_t spawn_conform(const char* const* args);
-
-/* The whole of a file a run wrote, NUL-terminated (free it); the test
- * fails naming the file when it was not written. */
-char* read_text_file(const char* path);
-
-/* Reads and parses a JSON file; NULL if it is missing or not JSON. */
-cJSON* read_json_file(const char* path);
 
 /* Runs adc-conform with `args` plus --report-json, returns the parsed report
  * (NULL if none was written) and the exit code. */
@@ -63,12 +44,6 @@ size_t processes_left_behind(double grace_seconds);
 #define JSON_SCHEMA SOURCE_PATH("harness/report/report.schema.json")
 void assert_json_report_valid(const char* path);
 
-/* Runs a Check suite; returns the process exit status. */
-int run_suite(Suite* suite);
-
-/* Number of lines in `text` (a last line without newline counts). */
-int count_lines(const char* text);
-
 /* The status of each case of a run of the async rules, producer and
  * consumer, on the CPU and the simulated device over the hand-written
  * fixtures (the cases whose waits end on what the library's threads do:
@@ -84,24 +59,5 @@ char* report_statuses(const cJSON* report);
 /* The lines of `again` that `first` lacks, into `out` (as many as fit):
  * the whole of two runs' statuses would overflow Check's message. */
 void lines_that_differ(const char* first, const char* again, char* out, size_t size);
-
-/* Build-tree paths. */
-#define BUILD_PATH(name) ADC_BUILD_DIR "/" name
-#define SOURCE_PATH(name) ADC_SOURCE_DIR "/" name
-/* The hand-written fixtures alone: tests that count cases pin their runs to
- * them, so that the generated set (fixtures/columnar) can grow. */
-#define HAND_WRITTEN_FIXTURES SOURCE_PATH("fixtures/data")
-
-/* Whether `driver`'s first device opens in this process (which may start
- * its runtime: a test's process, never a harness parent); else -1 with the
- * runtime's reason.  What it opened is closed again. */
-int device_opens(const struct adc_device_driver* driver, struct adc_error* error);
-/* The same for any target (a device id other than the first). */
-int target_opens(const struct adc_device_target* target, struct adc_error* error);
-
-/* The live first device of the driver named `name`, opened in this
- * process on first use and kept open for it; the test fails where it does
- * not open. */
-const struct adc_device* live_device(const char* name);
 
 #endif /* ADC_TEST_SUPPORT_H */

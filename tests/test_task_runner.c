@@ -13,7 +13,7 @@
 #include "runner/orphans.h"
 #include "runner/task_runner.h"
 #include "support/clock.h"
-#include "test_support.h"
+#include "unit_test_support.h"
 #include "wire/wire.h"
 
 /* A task of its own process: what it runs, its argument, its limit, and
