@@ -54,9 +54,77 @@ START_TEST(passthrough_judges_the_reference_through_capsules) {
   const char* message;
   ck_assert_str_eq(status_of(report, BATCH_CASE, &message), "pass");
   ck_assert_str_eq(status_of(report, SCHEMA_CASE, &message), "pass");
-  /* The source has no device stream: declined, naming the method. */
-  ck_assert_str_eq(status_of(report, STREAM_CASE, &message), "not_supported");
-  ck_assert_msg(strstr(message, "has no __arrow_c_device_stream__") != NULL, "%s", message);
+  /* The source's own __arrow_c_device_stream__. */
+  ck_assert_str_eq(status_of(report, STREAM_CASE, &message), "pass");
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* Every device stream case of a Python object with __arrow_c_stream__ and
+ * no __arrow_c_device_stream__ (misbehaving_python.cpu_only_methods over
+ * the source: the reference's stream, through the shim's reading of a C
+ * stream as a CPU device stream).  None fails: the reading adds nothing a
+ * rule could blame on the library; the stream moves with the device
+ * stream (move.relocatable), and its release is the library's. */
+START_TEST(a_c_stream_is_judged_as_a_cpu_device_stream) {
+  const char* args[] = {"--producer", "python:misbehaving_python:cpu_only_methods",
+                        "--device",   "cpu,cpu_device_arrays",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "*/device_stream.*",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  ck_assert_int_eq(exit_code, 0);
+  const cJSON* c;
+  int passed = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+    passed += strcmp(status, "pass") == 0;
+    /* The interface has no failing stream: the error rules have none. */
+    ck_assert_msg(strcmp(status, "pass") == 0 ||
+                      (strcmp(status, "not_supported") == 0 && strstr(id, "/device_stream.errors.") != NULL),
+                  "%s: %s: %s", id, status, message);
+  }
+  ck_assert_int_ge(passed, 80);
+  const char* message;
+  ck_assert_str_eq(status_of(report, "cpu/device_stream.move.relocatable/int32_nulls", &message), "pass");
+  ck_assert_str_eq(status_of(report, "cpu/device_stream.release.no_leak/int32_nulls", &message), "pass");
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* fixtures/deliberately_broken/misbehaving/python/c_stream_twins.py: a
+ * C stream broken in one sentence, with no device stream method, is caught
+ * by its device stream rule and no other. */
+START_TEST(a_c_stream_twin_is_caught_by_its_rule_alone) {
+  const char* args[] = {"--producer", "python:c_stream_twins:release_not_marked",
+                        "--device",   "cpu",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "*/*/int32_nulls",
+                        "--filter",   "*/*/nested_struct",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  ck_assert_int_eq(exit_code, 1);
+  const cJSON* c;
+  int caught = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+    if (strstr(id, "/device_stream.release.sets_null/") != NULL) {
+      ck_assert_msg(strcmp(status, "fail") == 0, "%s: %s: %s", id, status, message);
+      caught++;
+    } else {
+      ck_assert_msg(strcmp(status, "pass") == 0 || strcmp(status, "not_supported") == 0, "%s: %s: %s", id,
+                    status, message);
+    }
+  }
+  ck_assert_int_eq(caught, 2);
   cJSON_Delete(report);
 }
 END_TEST
@@ -285,6 +353,8 @@ int main(void) {
   TCase* each = tcase_create("each");
   tcase_set_timeout(each, 240);
   tcase_add_test(each, passthrough_judges_the_reference_through_capsules);
+  tcase_add_test(each, a_c_stream_is_judged_as_a_cpu_device_stream);
+  tcase_add_test(each, a_c_stream_twin_is_caught_by_its_rule_alone);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);

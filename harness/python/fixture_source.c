@@ -143,6 +143,44 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   return capsule;
 }
 
+/* A device method's keywords ("Device Support"): any keyword but
+ * requested_schema is accepted as None and refused otherwise, with
+ * NotImplementedError, as the interface's example does.  False with that
+ * exception set. */
+static bool only_known_keywords(py_object* keywords) {
+  py_ssize_t position = 0;
+  py_object* key;
+  py_object* value;
+  while (keywords != NULL && adc_py.PyDict_Next(keywords, &position, &key, &value)) {
+    const char* name = adc_py.PyUnicode_AsUTF8AndSize(key, NULL);
+    if (value == adc_py.none || (name != NULL && strcmp(name, "requested_schema") == 0)) continue;
+    char text[200];
+    snprintf(text, sizeof(text), "Received unsupported keyword argument(s): %s", name != NULL ? name : "?");
+    adc_py.PyErr_SetString(adc_py.not_implemented_error, text);
+    return false;
+  }
+  adc_py.PyErr_Clear();
+  return true;
+}
+
+/* __arrow_c_device_stream__: the reference's device stream on the CPU, as
+ * it is ("Device Support": a CPU-only producer may implement both
+ * versions), so that a library that wraps the source can hand back a
+ * conforming device stream while it breaks __arrow_c_stream__ alone
+ * (fixtures/deliberately_broken/misbehaving/python/pycapsule_twins.py). */
+static py_object* device_stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  if (!only_known_keywords(keywords) || !request_is_compatible(request, arguments, keywords)) return NULL;
+  void* stream;
+  py_object* capsule =
+      adc_python_new_capsule(sizeof(struct ArrowDeviceArrayStream), "arrow_device_array_stream",
+                             adc_python_release_device_stream_capsule, &stream);
+  if (capsule == NULL) return NULL;
+  const char* error = adc_reference_CDeviceIntegration_ExportDeviceStreamFromJson(
+      request->json_path, ARROW_DEVICE_CPU, -1, stream);
+  return error != NULL ? declined(capsule, error) : capsule;
+}
+
 /* Methods taking (self, args, kwargs): self is the request capsule they
  * are bound to, args and kwargs the caller's (requested_schema: see
  * request_is_compatible; any other keyword is ignored). */
@@ -157,6 +195,8 @@ static struct py_method_def methods[] = {
      "(schema, array) PyCapsules of the fixture's batch."},
     {"__arrow_c_stream__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
      "A PyCapsule of a stream over every batch of the fixture."},
+    {"__arrow_c_device_stream__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
+     "A PyCapsule of a device stream on the CPU over every batch of the fixture."},
 };
 
 /* Adds methods[index], bound to `request`, to `members`; -1 with an
@@ -219,6 +259,7 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
     methods[0].ml_meth = as_c_function(schema_method);
     methods[1].ml_meth = as_c_function(array_method);
     methods[2].ml_meth = as_c_function(stream_method);
+    methods[3].ml_meth = as_c_function(device_stream_method);
   }
   size_t length = strlen(json_path);
   struct request* request = malloc(sizeof(*request) + length + 1);
@@ -239,7 +280,8 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
   py_object* source = NULL;
   if (members != NULL && add_method(members, 0, bound) == 0 &&
       (kind != ADC_SOURCE_BATCH || add_method(members, 1, bound) == 0) &&
-      (kind != ADC_SOURCE_STREAM || add_method(members, 2, bound) == 0) &&
+      (kind != ADC_SOURCE_STREAM ||
+       (add_method(members, 2, bound) == 0 && add_method(members, 3, bound) == 0)) &&
       add_text(members, "kind", kinds[kind]) == 0 && add_text(members, "fixture", json_path) == 0) {
     source = adc_python_instantiate(names[kind], members);
   }

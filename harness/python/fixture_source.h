@@ -7,7 +7,8 @@
  * One source per entry point call, of one kind:
  *   schema: __arrow_c_schema__ (the fixture's schema);
  *   batch:  __arrow_c_schema__, __arrow_c_array__ (batch num_batch);
- *   stream: __arrow_c_schema__, __arrow_c_stream__ (every batch).
+ *   stream: __arrow_c_schema__, __arrow_c_stream__ and
+ *           __arrow_c_device_stream__ (every batch, on the CPU).
  * Each also has `kind` ("schema", "batch", "stream") and `fixture` (the
  * JSON file's path).  Its capsules are made as the PyCapsule Interface's
  * "Create a PyCapsule" does: the structure allocated, the capsule made

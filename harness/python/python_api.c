@@ -29,18 +29,23 @@ int adc_python_api_load(const char* path, char* error, size_t size) {
   }
   ADC_PYTHON_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-  /* Py_None is the address of _Py_NoneStruct; PyExc_RuntimeError and
-   * PyExc_ValueError variables holding the exception types. */
+  /* Py_None is the address of _Py_NoneStruct; PyExc_RuntimeError,
+   * PyExc_ValueError and PyExc_NotImplementedError variables holding the
+   * exception types. */
   api.none = dlsym(library, "_Py_NoneStruct");
   py_object** runtime_error = dlsym(library, "PyExc_RuntimeError");
   py_object** value_error = dlsym(library, "PyExc_ValueError");
-  if (api.none == NULL || runtime_error == NULL || value_error == NULL) {
-    snprintf(error, size, "libpython '%s' has no _Py_NoneStruct, PyExc_RuntimeError or PyExc_ValueError",
+  py_object** not_implemented_error = dlsym(library, "PyExc_NotImplementedError");
+  if (api.none == NULL || runtime_error == NULL || value_error == NULL || not_implemented_error == NULL) {
+    snprintf(error, size,
+             "libpython '%s' has no _Py_NoneStruct, PyExc_RuntimeError, PyExc_ValueError or "
+             "PyExc_NotImplementedError",
              path);
     return -1;
   }
   api.runtime_error = *runtime_error;
   api.value_error = *value_error;
+  api.not_implemented_error = *not_implemented_error;
   adc_py = api;
   return 0;
 }

@@ -56,6 +56,7 @@ struct py_method_def {
   X(py_object*, PyDict_New, (void))                                                                    \
   X(int, PyDict_SetItemString, (py_object * dict, const char* key, py_object* item))                   \
   X(py_object*, PyDict_GetItemString, (py_object * dict, const char* key))                             \
+  X(int, PyDict_Next, (py_object * dict, py_ssize_t * position, py_object * *key, py_object * *value)) \
   X(int, PySys_SetObject, (const char* name, py_object* value))                                        \
   X(py_object*, PyUnicode_FromString, (const char* text))                                              \
   X(const char*, PyUnicode_AsUTF8AndSize, (py_object * text, py_ssize_t * size))                       \
@@ -78,9 +79,10 @@ struct py_method_def {
 #define ADC_PYTHON_DECLARE_POINTER(result, name, parameters) result(*name) parameters;
 struct adc_python_api {
   ADC_PYTHON_FUNCTIONS(ADC_PYTHON_DECLARE_POINTER)
-  py_object* none;          /* Py_None: &_Py_NoneStruct */
-  py_object* runtime_error; /* PyExc_RuntimeError */
-  py_object* value_error;   /* PyExc_ValueError */
+  py_object* none;                  /* Py_None: &_Py_NoneStruct */
+  py_object* runtime_error;         /* PyExc_RuntimeError */
+  py_object* value_error;           /* PyExc_ValueError */
+  py_object* not_implemented_error; /* PyExc_NotImplementedError */
 };
 #undef ADC_PYTHON_DECLARE_POINTER
 

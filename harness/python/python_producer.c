@@ -8,7 +8,10 @@
  *   ExportSchemaFromJson        __arrow_c_schema__()        "arrow_schema"
  *   ExportBatchFromJson         __arrow_c_array__()         "arrow_array" (2nd of the pair)
  *   ExportDeviceBatchFromJson   __arrow_c_device_array__()  "arrow_device_array" (2nd)
- *   ExportDeviceStreamFromJson  __arrow_c_device_stream__() "arrow_device_array_stream"
+ *   ExportDeviceStreamFromJson  __arrow_c_device_stream__() "arrow_device_array_stream",
+ *                               or, where the object has none, __arrow_c_stream__()
+ *                               "arrow_array_stream" read as a device stream on the CPU
+ *                               (stream_as_device_stream.h)
  * The structure is moved out of its capsule into the harness's output as
  * the interface's consumer does ("Lifetime Semantics": the consumer moves
  * the data and marks the release callback NULL), so the capsule's
@@ -29,6 +32,7 @@
 #include "adc/plugin_abi.h"
 #include "fixture_source.h"
 #include "python_runtime.h"
+#include "stream_as_device_stream.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define FACTORY_VARIABLE "ADC_PYTHON_PRODUCER"
@@ -158,10 +162,25 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceStreamFromJson(
   (void)device_id;
   if (!on_cpu(device_type)) return message;
   struct call call;
-  bool ok = begin(&call, ADC_SOURCE_STREAM, json_path, 0) &&
-            call_method(&call, "__arrow_c_device_stream__", sizeof(struct ArrowDeviceArrayStream)) &&
-            take(call.result, "arrow_device_array_stream", out, sizeof(*out),
-                 offsetof(struct ArrowDeviceArrayStream, release));
+  if (!begin(&call, ADC_SOURCE_STREAM, json_path, 0)) return end(&call, false);
+  bool ok;
+  if (adc_python_has_method(call.made, "__arrow_c_device_stream__") ||
+      !adc_python_has_method(call.made, "__arrow_c_stream__")) {
+    ok = call_method(&call, "__arrow_c_device_stream__", sizeof(struct ArrowDeviceArrayStream)) &&
+         take(call.result, "arrow_device_array_stream", out, sizeof(*out),
+              offsetof(struct ArrowDeviceArrayStream, release));
+  } else {
+    /* CPU-only data ("Device Support"): the C stream, read as a device
+     * stream on the CPU (stream_as_device_stream.h). */
+    struct ArrowArrayStream stream;
+    ok = call_method(&call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) &&
+         take(call.result, "arrow_array_stream", &stream, sizeof(stream),
+              offsetof(struct ArrowArrayStream, release));
+    if (ok && adc_python_stream_as_device_stream(&stream, out) != 0) {
+      snprintf(message, sizeof(message), "out of memory for the device stream over __arrow_c_stream__'s");
+      ok = false;
+    }
+  }
   return end(&call, ok);
 }
 
