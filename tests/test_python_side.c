@@ -31,24 +31,42 @@ static const char* status_of(const cJSON* report, const char* id, const char** m
   return cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
 }
 
+/* One case of a JSON report, as a test reads it. */
+struct case_view {
+  const char* id;
+  const char* status;
+  const char* message;
+};
+
+static struct case_view view_of(const cJSON* c) {
+  return (struct case_view){cJSON_GetStringValue(cJSON_GetObjectItem(c, "id")),
+                            cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")),
+                            cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"))};
+}
+
+/* The report of adc-conform with `args`, which must exit `exit_status`. */
+static cJSON* report_exiting(const char* const* args, int exit_status) {
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  ck_assert_int_eq(exit_code, exit_status);
+  return report;
+}
+
 START_TEST(passthrough_judges_the_reference_through_capsules) {
   const char* args[] = {"--producer", "python:misbehaving_python:passthrough",
                         "--fixtures", HAND_WRITTEN_FIXTURES,
                         "--filter",   "cpu/*/int32_nulls",
                         "--filter",   "cpu/*/nested_struct",
                         NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  ck_assert_msg(exit_code == 0, "exit %d", exit_code);
+  cJSON* report = report_exiting(args, 0);
   const cJSON* c;
   int passed = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    ck_assert_msg(strcmp(status, "pass") == 0 || strcmp(status, "not_supported") == 0, "%s: %s: %s", id,
-                  status, cJSON_GetStringValue(cJSON_GetObjectItem(c, "message")));
-    passed += strcmp(status, "pass") == 0;
+    struct case_view v = view_of(c);
+    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
+                  v.status, v.message);
+    passed += strcmp(v.status, "pass") == 0;
   }
   ck_assert_msg(passed >= 20, "only %d cases passed", passed);
   const char* message;
@@ -72,21 +90,16 @@ START_TEST(a_c_stream_is_judged_as_a_cpu_device_stream) {
                         "--fixtures", HAND_WRITTEN_FIXTURES,
                         "--filter",   "*/device_stream.*",
                         NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  ck_assert_int_eq(exit_code, 0);
+  cJSON* report = report_exiting(args, 0);
   const cJSON* c;
   int passed = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
-    passed += strcmp(status, "pass") == 0;
+    struct case_view v = view_of(c);
+    passed += strcmp(v.status, "pass") == 0;
     /* The interface has no failing stream: the error rules have none. */
-    ck_assert_msg(strcmp(status, "pass") == 0 ||
-                      (strcmp(status, "not_supported") == 0 && strstr(id, "/device_stream.errors.") != NULL),
-                  "%s: %s: %s", id, status, message);
+    ck_assert_msg(strcmp(v.status, "pass") == 0 || (strcmp(v.status, "not_supported") == 0 &&
+                                                    strstr(v.id, "/device_stream.errors.") != NULL),
+                  "%s: %s: %s", v.id, v.status, v.message);
   }
   ck_assert_int_ge(passed, 80);
   const char* message;
@@ -106,22 +119,17 @@ START_TEST(a_c_stream_twin_is_caught_by_its_rule_alone) {
                         "--filter",   "*/*/int32_nulls",
                         "--filter",   "*/*/nested_struct",
                         NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  ck_assert_int_eq(exit_code, 1);
+  cJSON* report = report_exiting(args, 1);
   const cJSON* c;
   int caught = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
-    if (strstr(id, "/device_stream.release.sets_null/") != NULL) {
-      ck_assert_msg(strcmp(status, "fail") == 0, "%s: %s: %s", id, status, message);
+    struct case_view v = view_of(c);
+    if (strstr(v.id, "/device_stream.release.sets_null/") != NULL) {
+      ck_assert_msg(strcmp(v.status, "fail") == 0, "%s: %s: %s", v.id, v.status, v.message);
       caught++;
     } else {
-      ck_assert_msg(strcmp(status, "pass") == 0 || strcmp(status, "not_supported") == 0, "%s: %s: %s", id,
-                    status, message);
+      ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s",
+                    v.id, v.status, v.message);
     }
   }
   ck_assert_int_eq(caught, 2);
@@ -189,15 +197,14 @@ static int passed_but_async(const cJSON* report) {
   const cJSON* c;
   int passed = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
-    if (strcmp(status, "pass") == 0) {
+    struct case_view v = view_of(c);
+    if (strcmp(v.status, "pass") == 0) {
       passed++;
     } else {
-      ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(id, "/consumer.async.") != NULL &&
-                        strstr(message, "does not export adc_python_CDeviceIntegration_ImportAsync") != NULL,
-                    "%s: %s: %s", id, status, message);
+      ck_assert_msg(
+          strcmp(v.status, "not_supported") == 0 && strstr(v.id, "/consumer.async.") != NULL &&
+              strstr(v.message, "does not export adc_python_CDeviceIntegration_ImportAsync") != NULL,
+          "%s: %s: %s", v.id, v.status, v.message);
     }
   }
   return passed;
@@ -322,24 +329,19 @@ START_TEST(consumer_twin_is_caught_by_its_rule_alone) {
   const char* args[] = {"--consumer", twin->consumer,        "--device", "cpu,cpu_device_arrays",
                         "--fixtures", HAND_WRITTEN_FIXTURES, "--filter", "*/*/int32_nulls",
                         "--filter",   "*/*/nested_struct",   NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "%s: no report (exit %d)", twin->consumer, exit_code);
   /* A MUST failed: 1; a SHOULD's warning alone: 0. */
-  ck_assert_int_eq(exit_code, strcmp(twin->status, "fail") == 0 ? 1 : 0);
+  cJSON* report = report_exiting(args, strcmp(twin->status, "fail") == 0 ? 1 : 0);
   const cJSON* c;
   int caught = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-    const char* id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
-    if (strstr(id, twin->rule) != NULL) {
-      ck_assert_msg(strcmp(status, twin->status) == 0, "%s %s: %s", twin->consumer, id, status);
-      ck_assert_msg(strstr(message, twin->message) != NULL, "%s %s: %s", twin->consumer, id, message);
+    struct case_view v = view_of(c);
+    if (strstr(v.id, twin->rule) != NULL) {
+      ck_assert_msg(strcmp(v.status, twin->status) == 0, "%s %s: %s", twin->consumer, v.id, v.status);
+      ck_assert_msg(strstr(v.message, twin->message) != NULL, "%s %s: %s", twin->consumer, v.id, v.message);
       caught++;
-    } else if (strcmp(status, "pass") != 0) {
-      ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(id, "/consumer.async.") != NULL,
-                    "%s %s: %s: %s", twin->consumer, id, status, message);
+    } else if (strcmp(v.status, "pass") != 0) {
+      ck_assert_msg(strcmp(v.status, "not_supported") == 0 && strstr(v.id, "/consumer.async.") != NULL,
+                    "%s %s: %s: %s", twin->consumer, v.id, v.status, v.message);
     }
   }
   ck_assert_int_eq(caught, twin->cases);
