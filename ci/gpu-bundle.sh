@@ -25,6 +25,9 @@ rm -rf "$bundle"
 mkdir -p "$bundle/default" "$bundle/lib"
 cp "$build/adc-conform" "$build/test_reference_pair" "$build/test_broken_implementations" \
   "$build/test_device_layer" "$bundle/default/"
+# N6's reproduction (interop/nanoarrow/repro), where nanoarrow has its CUDA device.
+n6="$build/nanoarrow_repro_n6_cuda_release_frees_memory_in_use"
+[ -x "$n6" ] && cp "$n6" "$bundle/default/"
 for library in "$build"/lib*.so; do
   case "$library" in
     *arrow_cpp*) ;; # the Arrow C++ peer needs its venv: not part of the device plan

@@ -23,7 +23,9 @@
 #                    nanoarrow's device_array.* cases on cuda at the default
 #                    jobs, at --jobs 1 and under memcheck, counting the cases
 #                    that met "unspecified launch failure" (seen in 2026-11-27's
-#                    run, unexplained)
+#                    runs; N6, the next step, is its likely cause)
+#   nanoarrow-n6     the standalone program of nanoarrow's N6 candidate (a
+#                    release that frees memory a pending copy still writes)
 #   cs-memcheck      compute-sanitizer's memcheck with leak check over the
 #                    reference pair on cuda, a case per process
 #                    (--isolation case, so that a report names its case), on
@@ -135,7 +137,7 @@ step() {
   elif [ "$status" -eq 3 ] && [ -n "$missing" ] && grep -q 'Coverage: 0 of ' "$log"; then
     verdict="not run: $missing"
   else
-    verdict=$(grep -E '^(CONFORMS|DOES NOT CONFORM|NOT SHOWN TO CONFORM)|tests passed|Checks: |^same statuses|statuses differ|mention\(s\) of' "$log" | paste -sd ';' - | sed 's/;/; /g')
+    verdict=$(grep -E '^(CONFORMS|DOES NOT CONFORM|NOT SHOWN TO CONFORM)|tests passed|Checks: |^same statuses|statuses differ|mention\(s\) of|REPRODUCED|^inconclusive' "$log" | paste -sd ';' - | sed 's/;/; /g')
     [ -z "$missing" ] || verdict="$verdict; not run: $missing"
     # A program's groups that could not run say so (tests/test_groups.h).
     local skipped
@@ -207,12 +209,13 @@ nanoarrow_cuda() {
   return "$status"
 }
 
-# nanoarrow's device_array.* producer cases on cuda, where the run of
-# 2026-11-27 saw 21 to 36 of them leave the device with "unspecified launch
-# failure" though neither nanoarrow nor the harness launches a kernel, and
-# each passed alone: at the default jobs, at --jobs 1 (does it need
-# concurrency?), and under compute-sanitizer's memcheck (which call made
-# it?).  How many cases met the error is printed for each.
+# nanoarrow's device_array.* producer cases on cuda, where the runs of
+# 2026-11-27 saw 13 to 36 of them leave the device with "unspecified launch
+# failure" with two or more processes on the GPU, none at --jobs 1 or
+# under memcheck (CONFORMANCE.md, nanoarrow: N6 read in the source is the
+# likely cause): at the default jobs, at --jobs 1, and under
+# compute-sanitizer's memcheck.  How many cases met the error is printed
+# for each.
 nanoarrow_device_arrays() {
   local adapter="$build/libadc_nanoarrow.so" status=0 third=$((STEP_LIMIT / 3)) name
   local run=("$conform" --producer "$adapter" --consumer "$adapter" --prefix nanoarrow --device cuda
@@ -272,6 +275,13 @@ if [ -f "$build/libadc_nanoarrow.so" ]; then
   step nanoarrow-device-arrays 90 nanoarrow_device_arrays
 else
   not_run nanoarrow-cuda "the bundle has no nanoarrow adapter (built without nanoarrow's sources)"
+fi
+if [ -x "$build/nanoarrow_repro_n6_cuda_release_frees_memory_in_use" ]; then
+  # Exit 0: N6 reproduced (CONFORMANCE.md, nanoarrow); 1: not; 2: setup
+  # error or inconclusive.
+  step nanoarrow-n6 20 "$build/nanoarrow_repro_n6_cuda_release_frees_memory_in_use"
+else
+  not_run nanoarrow-n6 "the bundle has no N6 reproduction (built without nanoarrow's CUDA device)"
 fi
 if [ -n "$compute_sanitizer" ]; then
   # The harness's parent never initialises CUDA: compute-sanitizer must not
