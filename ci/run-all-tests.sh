@@ -65,7 +65,7 @@ ctest --preset tsan
 section "Valgrind memcheck: harness and reference pair (every rule, three fixtures)"
 ci/valgrind-reference.sh build/valgrind
 
-section "libFuzzer: 60 s per target"
+section "libFuzzer: 45 s per target"
 # The fixture reader, the comparison with its mirror, the verdict wire,
 # the round trips of random files of every type (4 minutes in all); each
 # replays its committed corpus, then fuzzes from it (tests/fuzz).

@@ -177,7 +177,8 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceStreamFromJson(
          take(call.result, "arrow_array_stream", &stream, sizeof(stream),
               offsetof(struct ArrowArrayStream, release));
     if (ok && adc_python_stream_as_device_stream(&stream, out) != 0) {
-      snprintf(message, sizeof(message), "out of memory for the device stream over __arrow_c_stream__'s");
+      snprintf(message, sizeof(message),
+               "out of memory for the device stream that reads __arrow_c_stream__'s stream");
       ok = false;
     }
   }

@@ -1,6 +1,5 @@
 #include "stream_as_device_stream.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
