@@ -266,7 +266,7 @@ static void do_nothing_on_stream(void* unused) {
  * any case: otherwise the first case to pause a stream (the late write of
  * the *.sync_event.waited_before_reading rules) seemed to leave a thread
  * running, and ended its prepared process (seen on an H200 on 2026-11-27,
- * docs/gpu-runs/2026-11-27/second-session.md). */
+ * docs/gpu-runs/2026-11-27-second-run). */
 static int start_host_function_thread(const struct adc_device* device, struct adc_error* error) {
   const struct gpu_runtime* runtime = runtime_of(device);
   const struct gpu_device_state* state = device->state;
