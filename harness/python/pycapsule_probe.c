@@ -222,16 +222,6 @@ static void collect_garbage(void) {
   adc_py.PyErr_Clear();
 }
 
-static void type_name(py_object* object, char* out, size_t size) {
-  py_object* type = adc_py.PyObject_GetAttrString(object, "__class__");
-  py_object* name = type != NULL ? adc_py.PyObject_Str(type) : NULL;
-  const char* text = name != NULL ? adc_py.PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-  snprintf(out, size, "%s", text ? text : "?");
-  if (name != NULL) adc_py.Py_DecRef(name);
-  if (type != NULL) adc_py.Py_DecRef(type);
-  adc_py.PyErr_Clear();
-}
-
 /* The requested schema of ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA: a struct
  * of no fields, in a capsule made as "Create a PyCapsule" says. */
 static void release_empty_struct(struct ArrowSchema* schema) {
@@ -288,7 +278,7 @@ static bool read_capsules(py_object* result, const struct method_shape* shape, p
   if (shape->n_capsules == 2) {
     if (adc_py.PyTuple_Size(result) != 2) {
       adc_py.PyErr_Clear();
-      type_name(result, out->returned, sizeof(out->returned));
+      adc_python_type_name(result, out->returned, sizeof(out->returned));
       return false;
     }
     n = 2;
@@ -301,7 +291,7 @@ static bool read_capsules(py_object* result, const struct method_shape* shape, p
     const char* name = adc_py.PyCapsule_GetName(capsules[i]);
     if (name == NULL && adc_py.PyErr_Occurred() != NULL) { /* not a capsule */
       adc_py.PyErr_Clear();
-      type_name(capsules[i], out->returned, sizeof(out->returned));
+      adc_python_type_name(capsules[i], out->returned, sizeof(out->returned));
       return false;
     }
     snprintf(out->names[i], sizeof(out->names[i]), "%s", name ? name : "");
@@ -526,8 +516,7 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   made = adc_python_call_factory("ADC_PYTHON_PRODUCER", source, NULL, message, sizeof(message));
   if (made == NULL) goto done;
   failure = NULL;
-  out->has_method = adc_py.PyObject_HasAttrString(made, shape->name);
-  adc_py.PyErr_Clear();
+  out->has_method = adc_python_has_method(made, shape->name);
   if (!out->has_method) goto done;
   bound = adc_py.PyObject_GetAttrString(made, shape->name);
   bool failed;

@@ -38,6 +38,7 @@
 #include "adc/plugin_abi.h"
 #include "harness_export.h"
 #include "python_runtime.h"
+#include "stream_as_device_stream.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define FUNCTION_VARIABLE "ADC_PYTHON_CONSUMER"
@@ -104,7 +105,6 @@ static const char* end(struct import* import, bool ok) {
   return ok ? NULL : message;
 }
 
-/* Whether the result has `name`, without an exception left pending. */
 /* The size of the structure method `name` gives (its capsule's, the
  * second of a pair's). */
 static size_t structure_size(const char* name) {
@@ -250,61 +250,27 @@ EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceBatchAndCompareToJs
   return end(&import, ok);
 }
 
-/* A result that is a stream of the C Data Interface (__arrow_c_stream__),
- * seen as a device stream on the CPU for the reference consumer: every
- * call forwarded, each array wrapped as a CPU device array without an
- * event.  It lives on the entry point's stack: the reference consumer
- * releases it before it returns. */
-struct cpu_result_stream {
-  struct ArrowArrayStream plain;
-};
-
-static int result_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
-  struct cpu_result_stream* inner = stream->private_data;
-  return inner->plain.get_schema(&inner->plain, out);
-}
-
-static int result_get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArray* out) {
-  struct cpu_result_stream* inner = stream->private_data;
-  memset(out, 0, sizeof(*out));
-  out->device_type = ARROW_DEVICE_CPU;
-  out->device_id = -1;
-  return inner->plain.get_next(&inner->plain, &out->array);
-}
-
-static const char* result_get_last_error(struct ArrowDeviceArrayStream* stream) {
-  struct cpu_result_stream* inner = stream->private_data;
-  return inner->plain.get_last_error(&inner->plain);
-}
-
-static void result_release(struct ArrowDeviceArrayStream* stream) {
-  struct cpu_result_stream* inner = stream->private_data;
-  inner->plain.release(&inner->plain);
-  stream->release = NULL;
-}
-
 /* The result of a device stream, back: __arrow_c_device_stream__ where it
- * has one, else __arrow_c_stream__ through `cpu` (CPU-only data, as the
- * interface says of an object without the device methods). */
-static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStream* back,
-                               struct cpu_result_stream* cpu) {
+ * has one, else __arrow_c_stream__ read as a device stream on the CPU
+ * (CPU-only data, as the interface says of an object without the device
+ * methods: stream_as_device_stream.h). */
+static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStream* back) {
   if (adc_python_has_method(import->result, "__arrow_c_device_stream__")) {
     return call_result_method(import, "__arrow_c_device_stream__") &&
            take(import->method, "arrow_device_array_stream", back, sizeof(*back),
                 offsetof(struct ArrowDeviceArrayStream, release));
   }
+  struct ArrowArrayStream plain;
   if (!call_result_method(import, "__arrow_c_stream__") ||
-      !take(import->method, "arrow_array_stream", &cpu->plain, sizeof(cpu->plain),
+      !take(import->method, "arrow_array_stream", &plain, sizeof(plain),
             offsetof(struct ArrowArrayStream, release))) {
     return false;
   }
-  memset(back, 0, sizeof(*back));
-  back->device_type = ARROW_DEVICE_CPU;
-  back->get_schema = result_get_schema;
-  back->get_next = result_get_next;
-  back->get_last_error = result_get_last_error;
-  back->release = result_release;
-  back->private_data = cpu;
+  if (adc_python_stream_as_device_stream(&plain, back) != 0) {
+    snprintf(message, sizeof(message),
+             "out of memory for the device stream that reads __arrow_c_stream__'s stream");
+    return false;
+  }
   return true;
 }
 
@@ -312,9 +278,8 @@ EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceStreamAndCompareToJ
     const char* json_path, struct ArrowDeviceArrayStream* stream) {
   struct import import;
   struct ArrowDeviceArrayStream back;
-  struct cpu_result_stream cpu;
   bool ok = begin(&import, adc_handover_device_stream, stream, release_device_stream, json_path, 0) &&
-            take_device_stream(&import, &back, &cpu) &&
+            take_device_stream(&import, &back) &&
             compared(adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(json_path, &back));
   return end(&import, ok);
 }

@@ -270,6 +270,16 @@ void adc_python_fill_next_allocations(size_t size) {
   for (int i = FILLED_CHUNKS; i-- > 0;) free(chunks[i]);
 }
 
+void adc_python_type_name(py_object* object, char* out, size_t size) {
+  py_object* type = adc_py.PyObject_GetAttrString(object, "__class__");
+  py_object* text = type != NULL ? adc_py.PyObject_Str(type) : NULL;
+  const char* shown = text != NULL ? adc_py.PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+  snprintf(out, size, "%s", shown ? shown : "?");
+  if (text != NULL) adc_py.Py_DecRef(text);
+  if (type != NULL) adc_py.Py_DecRef(type);
+  adc_py.PyErr_Clear();
+}
+
 bool adc_python_has_method(py_object* object, const char* name) {
   int has = adc_py.PyObject_HasAttrString(object, name);
   adc_py.PyErr_Clear();
@@ -280,13 +290,9 @@ py_object* adc_python_call_method(py_object* object, const char* name, size_t st
                                   const char* owner, const char* missing_note, const char* call_prefix,
                                   char* message, size_t size) {
   if (!adc_python_has_method(object, name)) {
-    py_object* type = adc_py.PyObject_GetAttrString(object, "__class__");
-    py_object* text = type != NULL ? adc_py.PyObject_Str(type) : NULL;
-    const char* shown = text != NULL ? adc_py.PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
-    snprintf(message, size, "%s (%s) has no %s%s", owner, shown ? shown : "?", name, missing_note);
-    if (text != NULL) adc_py.Py_DecRef(text);
-    if (type != NULL) adc_py.Py_DecRef(type);
-    adc_py.PyErr_Clear();
+    char type[256];
+    adc_python_type_name(object, type, sizeof(type));
+    snprintf(message, size, "%s (%s) has no %s%s", owner, type, name, missing_note);
     return NULL;
   }
   py_object* result = NULL;

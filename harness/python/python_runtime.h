@@ -51,6 +51,10 @@ py_object* adc_python_call_factory(const char* variable, py_object* source, py_o
  * and what it cannot reach). */
 void adc_python_fill_next_allocations(size_t size);
 
+/* The text of `object`'s class ("<class 'NoneType'>"), or "?", into `out`;
+ * no exception is left pending. */
+void adc_python_type_name(py_object* object, char* out, size_t size);
+
 /* Whether `object` has an attribute `name` (an error while looking counts
  * as no, and is cleared). */
 bool adc_python_has_method(py_object* object, const char* name);

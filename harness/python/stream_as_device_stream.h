@@ -2,7 +2,9 @@
  * device stream on the CPU, for a Python object that has no
  * __arrow_c_device_stream__: "The absence of the device version methods
  * implies CPU-only data" (PyCapsule Interface, "Device Support"), so its
- * stream is the device stream the device stream rules judge.
+ * stream is the device stream the device stream rules judge (a producer's,
+ * python_producer.c), or the one the reference consumer compares with the
+ * fixture (a consumer's result, python_consumer.c).
  *
  * Every call is the library's: get_schema, get_next and get_last_error
  * call the library's own, and release releases the library's stream; a
