@@ -30,25 +30,29 @@ static _Thread_local char message[1024];
  * method returns. */
 enum structure { SCHEMA, ARRAY, DEVICE_ARRAY, STREAM, DEVICE_STREAM };
 
+/* What the probe needs of a method beyond its names (the header's
+ * adc_pycapsule_names_of): the source its object is made from, and the
+ * structure behind each capsule. */
 static const struct method_shape {
-  const char* name;
+  enum adc_pycapsule_method method;
   enum adc_source_kind source;
-  int n_capsules;
   enum structure structures[2];
-  const char* capsule_names[2];
 } shapes[ADC_PYCAPSULE_METHOD_COUNT] = {
-    [ADC_PYCAPSULE_SCHEMA] = {"__arrow_c_schema__", ADC_SOURCE_SCHEMA, 1, {SCHEMA}, {"arrow_schema"}},
-    [ADC_PYCAPSULE_ARRAY] =
-        {"__arrow_c_array__", ADC_SOURCE_BATCH, 2, {SCHEMA, ARRAY}, {"arrow_schema", "arrow_array"}},
-    [ADC_PYCAPSULE_DEVICE_ARRAY] = {"__arrow_c_device_array__",
-                                    ADC_SOURCE_BATCH,
-                                    2,
-                                    {SCHEMA, DEVICE_ARRAY},
-                                    {"arrow_schema", "arrow_device_array"}},
-    [ADC_PYCAPSULE_STREAM] = {"__arrow_c_stream__", ADC_SOURCE_STREAM, 1, {STREAM}, {"arrow_array_stream"}},
-    [ADC_PYCAPSULE_DEVICE_STREAM] =
-        {"__arrow_c_device_stream__", ADC_SOURCE_STREAM, 1, {DEVICE_STREAM}, {"arrow_device_array_stream"}},
+    [ADC_PYCAPSULE_SCHEMA] = {ADC_PYCAPSULE_SCHEMA, ADC_SOURCE_SCHEMA, {SCHEMA}},
+    [ADC_PYCAPSULE_ARRAY] = {ADC_PYCAPSULE_ARRAY, ADC_SOURCE_BATCH, {SCHEMA, ARRAY}},
+    [ADC_PYCAPSULE_DEVICE_ARRAY] = {ADC_PYCAPSULE_DEVICE_ARRAY, ADC_SOURCE_BATCH, {SCHEMA, DEVICE_ARRAY}},
+    [ADC_PYCAPSULE_STREAM] = {ADC_PYCAPSULE_STREAM, ADC_SOURCE_STREAM, {STREAM}},
+    [ADC_PYCAPSULE_DEVICE_STREAM] = {ADC_PYCAPSULE_DEVICE_STREAM, ADC_SOURCE_STREAM, {DEVICE_STREAM}},
 };
+
+static const char* name_of(const struct method_shape* shape) {
+  return adc_pycapsule_names_of(shape->method)->method;
+}
+
+/* 2 for a (schema, data) pair, else 1. */
+static int capsule_count(const struct method_shape* shape) {
+  return adc_pycapsule_names_of(shape->method)->capsules[1] != NULL ? 2 : 1;
+}
 
 /* ---- The release spy -------------------------------------------------------
  * A spy put in a structure's release member counts the calls that reach it,
@@ -275,7 +279,7 @@ static py_object* probe_keywords(enum adc_pycapsule_probe probe, bool* failed) {
 static bool read_capsules(py_object* result, const struct method_shape* shape, py_object* capsules[2],
                           struct adc_pycapsule_observation* out) {
   int n = 1;
-  if (shape->n_capsules == 2) {
+  if (capsule_count(shape) == 2) {
     if (adc_py.PyTuple_Size(result) != 2) {
       adc_py.PyErr_Clear();
       adc_python_type_name(result, out->returned, sizeof(out->returned));
@@ -407,7 +411,7 @@ static void watch_consumed(py_object* result, py_object* holders[2], const struc
       close(steps[0]);
       snprintf(out->unobserved, sizeof(out->unobserved),
                "the child that destroys the consumed capsules of %s() did not end within %d s, %s",
-               shape->name, CONSUMED_CHILD_SECONDS,
+               name_of(shape), CONSUMED_CHILD_SECONDS,
                last >= 0 ? consumed_steps[last] : "before its first step");
       return;
     }
@@ -427,7 +431,7 @@ static void watch_consumed(py_object* result, py_object* holders[2], const struc
              last >= 0 ? consumed_steps[last] : "before its first step");
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || last != 3) {
     snprintf(out->unobserved, sizeof(out->unobserved),
-             "the child that destroys the consumed capsules of %s() exited %d, %s", shape->name,
+             "the child that destroys the consumed capsules of %s() exited %d, %s", name_of(shape),
              WIFEXITED(status) ? WEXITSTATUS(status) : -1,
              last >= 0 ? consumed_steps[last] : "before its first step");
     return;
@@ -516,9 +520,9 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   made = adc_python_call_factory("ADC_PYTHON_PRODUCER", source, NULL, message, sizeof(message));
   if (made == NULL) goto done;
   failure = NULL;
-  out->has_method = adc_python_has_method(made, shape->name);
+  out->has_method = adc_python_has_method(made, name_of(shape));
   if (!out->has_method) goto done;
-  bound = adc_py.PyObject_GetAttrString(made, shape->name);
+  bound = adc_py.PyObject_GetAttrString(made, name_of(shape));
   bool failed;
   keywords = probe_keywords(probe, &failed);
   no_arguments = adc_py.PyTuple_New(0);

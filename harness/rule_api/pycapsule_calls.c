@@ -4,28 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char* const method_names[ADC_PYCAPSULE_METHOD_COUNT] = {
-    [ADC_PYCAPSULE_SCHEMA] = "__arrow_c_schema__",
-    [ADC_PYCAPSULE_ARRAY] = "__arrow_c_array__",
-    [ADC_PYCAPSULE_DEVICE_ARRAY] = "__arrow_c_device_array__",
-    [ADC_PYCAPSULE_STREAM] = "__arrow_c_stream__",
-    [ADC_PYCAPSULE_DEVICE_STREAM] = "__arrow_c_device_stream__",
-};
-
 const char* adc_pycapsule_method_name(enum adc_pycapsule_method method) {
-  return method_names[method];
+  return adc_pycapsule_names_of(method)->method;
 }
 
 void adc_pycapsule_expected_names(enum adc_pycapsule_method method, const char* names[2]) {
-  static const char* const expected[ADC_PYCAPSULE_METHOD_COUNT][2] = {
-      [ADC_PYCAPSULE_SCHEMA] = {"arrow_schema", NULL},
-      [ADC_PYCAPSULE_ARRAY] = {"arrow_schema", "arrow_array"},
-      [ADC_PYCAPSULE_DEVICE_ARRAY] = {"arrow_schema", "arrow_device_array"},
-      [ADC_PYCAPSULE_STREAM] = {"arrow_array_stream", NULL},
-      [ADC_PYCAPSULE_DEVICE_STREAM] = {"arrow_device_array_stream", NULL},
-  };
-  names[0] = expected[method][0];
-  names[1] = expected[method][1];
+  names[0] = adc_pycapsule_names_of(method)->capsules[0];
+  names[1] = adc_pycapsule_names_of(method)->capsules[1];
 }
 
 bool adc_pycapsule_probe(struct adc_case_context* ctx, enum adc_pycapsule_method method,
@@ -50,7 +35,7 @@ bool adc_pycapsule_probe(struct adc_case_context* ctx, enum adc_pycapsule_method
     return true;
   }
   if (out->unobserved[0] != '\0') {
-    adc_unresolved(ctx, "%s(): %s", method_names[method], out->unobserved);
+    adc_unresolved(ctx, "%s(): %s", adc_pycapsule_method_name(method), out->unobserved);
     return false;
   }
   return true;

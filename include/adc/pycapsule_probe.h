@@ -15,6 +15,7 @@
 #define ADC_PYCAPSULE_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The interface's five methods ("Export Protocol"), each asked of the
@@ -29,6 +30,27 @@ enum adc_pycapsule_method {
   ADC_PYCAPSULE_DEVICE_STREAM, /* __arrow_c_device_stream__() -> "arrow_device_array_stream" */
   ADC_PYCAPSULE_METHOD_COUNT
 };
+
+/* A method's name and the names the interface gives its capsules
+ * ("PyCapsule Standard"), the pair's schema first; capsules[1] is NULL for
+ * a method that returns one capsule.  The one table of them, for the shim
+ * and the rules alike. */
+struct adc_pycapsule_method_names {
+  const char* method;
+  const char* capsules[2];
+};
+
+static inline const struct adc_pycapsule_method_names* adc_pycapsule_names_of(
+    enum adc_pycapsule_method method) {
+  static const struct adc_pycapsule_method_names names[ADC_PYCAPSULE_METHOD_COUNT] = {
+      [ADC_PYCAPSULE_SCHEMA] = {"__arrow_c_schema__", {"arrow_schema", NULL}},
+      [ADC_PYCAPSULE_ARRAY] = {"__arrow_c_array__", {"arrow_schema", "arrow_array"}},
+      [ADC_PYCAPSULE_DEVICE_ARRAY] = {"__arrow_c_device_array__", {"arrow_schema", "arrow_device_array"}},
+      [ADC_PYCAPSULE_STREAM] = {"__arrow_c_stream__", {"arrow_array_stream", NULL}},
+      [ADC_PYCAPSULE_DEVICE_STREAM] = {"__arrow_c_device_stream__", {"arrow_device_array_stream", NULL}},
+  };
+  return &names[method];
+}
 
 /* How the method is called, and what is watched. */
 enum adc_pycapsule_probe {
