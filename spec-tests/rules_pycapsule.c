@@ -29,8 +29,11 @@
  *   produces device data (the shim cannot ask for any).
  * - The rest of the C stream interface on __arrow_c_stream__'s stream (its
  *   data, schema, release, lifetimes): the device_stream.* rules judge
- *   __arrow_c_device_stream__'s stream; __arrow_c_stream__'s gets the one
- *   rule below on how it ends, which a consumer's loop depends on. */
+ *   __arrow_c_device_stream__'s stream, or __arrow_c_stream__'s where the
+ *   object has no device stream (the shim reads it as a device stream on
+ *   the CPU: harness/python/stream_as_device_stream.h).  The rule below
+ *   reads __arrow_c_stream__'s stream in its capsule to its end, which a
+ *   consumer's loop depends on, whatever other method the object has. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,14 +72,14 @@ static bool named_as_specified(enum adc_pycapsule_method method,
   return true;
 }
 
-/* Runs `judge` on each method of `methods` the objects have, after the
+/* Runs `judge` on each of the `n` methods of `methods` the objects have, after the
  * probe; not_supported when none has one, or every one raised (the
  * library declined the fixture), naming the first exception. */
 typedef void (*judge_fn)(struct adc_case_context* ctx, enum adc_pycapsule_method method,
                          const struct adc_pycapsule_observation* seen);
 
-static void for_each_method(struct adc_case_context* ctx, const enum adc_pycapsule_method* methods, size_t n,
-                            enum adc_pycapsule_probe probe, bool raising_is_judged, judge_fn judge) {
+static void for_each_of(struct adc_case_context* ctx, const enum adc_pycapsule_method* methods, size_t n,
+                        enum adc_pycapsule_probe probe, bool raising_is_judged, judge_fn judge) {
   int present = 0, judged = 0;
   char first_exception[ADC_PYCAPSULE_TEXT + 64] = "";
   for (size_t i = 0; i < n && !ctx->has_verdict; i++) {
@@ -108,6 +111,10 @@ static void for_each_method(struct adc_case_context* ctx, const enum adc_pycapsu
   }
 }
 
+/* for_each_of over a whole array of methods. */
+#define FOR_EACH_METHOD(ctx, methods, probe, raising_is_judged, judge) \
+  for_each_of(ctx, methods, sizeof(methods) / sizeof((methods)[0]), probe, raising_is_judged, judge)
+
 /* ---- pycapsule.capsule.names ------------------------------------------------ */
 static void judge_names(struct adc_case_context* ctx, enum adc_pycapsule_method method,
                         const struct adc_pycapsule_observation* seen) {
@@ -129,7 +136,7 @@ static void judge_names(struct adc_case_context* ctx, enum adc_pycapsule_method 
 }
 
 static void capsule_names(struct adc_case_context* ctx) {
-  for_each_method(ctx, every_method, 5, ADC_PYCAPSULE_PROBE_NAMES, false, judge_names);
+  FOR_EACH_METHOD(ctx, every_method, ADC_PYCAPSULE_PROBE_NAMES, false, judge_names);
 }
 
 /* ---- pycapsule.capsule.unconsumed_released ------------------------------- */
@@ -159,7 +166,7 @@ static void judge_unconsumed(struct adc_case_context* ctx, enum adc_pycapsule_me
 }
 
 static void unconsumed_released(struct adc_case_context* ctx) {
-  for_each_method(ctx, every_method, 5, ADC_PYCAPSULE_PROBE_UNCONSUMED, false, judge_unconsumed);
+  FOR_EACH_METHOD(ctx, every_method, ADC_PYCAPSULE_PROBE_UNCONSUMED, false, judge_unconsumed);
 }
 
 /* ---- pycapsule.capsule.consumed_left_alone -------------------------------- */
@@ -181,7 +188,7 @@ static void judge_consumed(struct adc_case_context* ctx, enum adc_pycapsule_meth
 }
 
 static void consumed_left_alone(struct adc_case_context* ctx) {
-  for_each_method(ctx, every_method, 5, ADC_PYCAPSULE_PROBE_CONSUMED, false, judge_consumed);
+  FOR_EACH_METHOD(ctx, every_method, ADC_PYCAPSULE_PROBE_CONSUMED, false, judge_consumed);
 }
 
 /* ---- pycapsule.keywords.none_accepted ------------------------------------- */
@@ -194,7 +201,7 @@ static void judge_none_keyword(struct adc_case_context* ctx, enum adc_pycapsule_
 }
 
 static void none_keyword_accepted(struct adc_case_context* ctx) {
-  for_each_method(ctx, device_methods, 2, ADC_PYCAPSULE_PROBE_NONE_KEYWORD, true, judge_none_keyword);
+  FOR_EACH_METHOD(ctx, device_methods, ADC_PYCAPSULE_PROBE_NONE_KEYWORD, true, judge_none_keyword);
 }
 
 /* ---- pycapsule.keywords.unknown_refused ----------------------------------- */
@@ -223,7 +230,7 @@ static void judge_unknown_keyword(struct adc_case_context* ctx, enum adc_pycapsu
 }
 
 static void unknown_keyword_refused(struct adc_case_context* ctx) {
-  for_each_method(ctx, device_methods, 2, ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD, true, judge_unknown_keyword);
+  FOR_EACH_METHOD(ctx, device_methods, ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD, true, judge_unknown_keyword);
 }
 
 /* ---- pycapsule.requested_schema.incompatible_refused ---------------------- */
@@ -248,8 +255,7 @@ static void incompatible_schema_refused(struct adc_case_context* ctx) {
     adc_not_supported(ctx, "the fixture has no field, so a struct of no fields is no incompatible request");
     return;
   }
-  for_each_method(ctx, requesting_methods, 4, ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA, true,
-                  judge_incompatible);
+  FOR_EACH_METHOD(ctx, requesting_methods, ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA, true, judge_incompatible);
 }
 
 /* ---- pycapsule.stream.ends_with_released_array --------------------------- */
