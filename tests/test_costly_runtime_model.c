@@ -9,7 +9,6 @@
  * unresolved and the run never CONFORMS.  Each run has its own model
  * folder, so that concurrent tests do not share a "device". */
 #include <check.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/folders.h"
 #include "test_support.h"
 
 /* The model folder of this test process. */
@@ -42,19 +42,7 @@ static void use_model(const char* start_seconds, const char* client_limit) {
  * simulated runtime wrote there (its starts, its clients), which would
  * otherwise stay in /tmp, one folder per test run. */
 static void remove_model_dir(void) {
-  if (model_dir[0] == '\0') return;
-  DIR* folder = opendir(model_dir);
-  if (folder != NULL) {
-    struct dirent* entry;
-    while ((entry = readdir(folder)) != NULL) {
-      if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-      char path[sizeof(model_dir) + 256];
-      snprintf(path, sizeof(path), "%s/%s", model_dir, entry->d_name);
-      unlink(path);
-    }
-    closedir(folder);
-  }
-  rmdir(model_dir);
+  if (model_dir[0] != '\0') adc_remove_folder(model_dir);
 }
 
 static void no_model(void) {

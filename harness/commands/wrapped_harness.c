@@ -1,6 +1,5 @@
 #include "commands/wrapped_harness.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include "cli/install_layout.h"
 #include "runner/process_log.h"
 #include "runner/task_runner.h"
+#include "support/folders.h"
 
 /* "<wrapper>:<pid>": set just before the exec, which keeps the pid. */
 #define WRAPPED_VARIABLE "ADC_CONFORM_WRAPPED"
@@ -109,17 +109,7 @@ static void settle_memcheck_logs(const char* dir, pid_t harness) {
     }
     fclose(log);
   }
-  DIR* folder = opendir(dir);
-  if (folder != NULL) {
-    struct dirent* entry;
-    while ((entry = readdir(folder)) != NULL) {
-      if (entry->d_name[0] == '.') continue;
-      snprintf(path, sizeof(path), "%.*s/%.*s", PATH_MAX, dir, NAME_MAX, entry->d_name);
-      unlink(path);
-    }
-    closedir(folder);
-  }
-  rmdir(dir);
+  adc_remove_folder(dir);
 }
 
 /* The exit status a shell would report for the wrapped harness. */
