@@ -137,6 +137,57 @@ START_TEST(a_c_stream_twin_is_caught_by_its_rule_alone) {
 }
 END_TEST
 
+/* The shim's objects are ordinary Python objects (shim_object.h): a
+ * library that names its argument's type (type(o).__module__,
+ * __qualname__, repr) imports them, as producer and as consumer
+ * (misbehaving_python.inspects_objects raises where they are not). */
+START_TEST(the_shims_objects_are_ordinary_objects) {
+  const char* args[] = {"--producer", "python:misbehaving_python:inspects_objects",
+                        "--consumer", "python:misbehaving_python:inspects_objects",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "cpu/*/int32_nulls",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const cJSON* c;
+  int passed = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    struct case_view v = view_of(c);
+    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
+                  v.status, v.message);
+    ck_assert_msg(v.message == NULL || strstr(v.message, "AssertionError") == NULL, "%s: %s", v.id,
+                  v.message);
+    passed += strcmp(v.status, "pass") == 0;
+  }
+  ck_assert_msg(passed >= 40, "only %d cases passed", passed);
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* An object with __arrow_c_stream__ alone (a data frame, a relation) gives
+ * its schema through its stream: made from a schema source, which holds
+ * the data too (fixture_source.h). */
+START_TEST(a_stream_only_object_gives_its_streams_schema) {
+  const char* args[] = {"--producer", "python:misbehaving_python:stream_only",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "cpu/schema.format.*/nested_struct",
+                        "--filter",   "cpu/schema.flags.*/nested_struct",
+                        "--filter",   "cpu/schema.release.sets_null/nested_struct",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const cJSON* c;
+  int passed = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    struct case_view v = view_of(c);
+    passed += strcmp(v.status, "pass") == 0;
+    ck_assert_msg(strcmp(v.status, "pass") == 0, "%s: %s: %s", v.id, v.status, v.message);
+  }
+  ck_assert_int_eq(passed, 3);
+  const char* message;
+  ck_assert_str_eq(status_of(report, "cpu/schema.format.matches_fixture/nested_struct", &message), "pass");
+  cJSON_Delete(report);
+}
+END_TEST
+
 struct misbehaviour {
   const char* producer;
   const char* status; /* of both cases: each reaches the factory */
@@ -357,6 +408,8 @@ int main(void) {
   tcase_add_test(each, passthrough_judges_the_reference_through_capsules);
   tcase_add_test(each, a_c_stream_is_judged_as_a_cpu_device_stream);
   tcase_add_test(each, a_c_stream_twin_is_caught_by_its_rule_alone);
+  tcase_add_test(each, the_shims_objects_are_ordinary_objects);
+  tcase_add_test(each, a_stream_only_object_gives_its_streams_schema);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);

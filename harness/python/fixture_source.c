@@ -8,6 +8,7 @@
 #include "adc/plugin_abi.h"
 #include "cpu_stream_view.h"
 #include "interface_capsules.h"
+#include "shim_object.h"
 
 /* The reference producer's entry points, linked in hidden
  * (adc_reference_entry_points). */
@@ -217,43 +218,6 @@ static int add_text(py_object* members, const char* key, const char* value) {
   return result;
 }
 
-/* type(name, (object,), members)(): a class of its own per source.  Its
- * methods are built-in functions, which bind to no instance (they are no
- * descriptors), so source.__arrow_c_array__(requested_schema) reaches the
- * function with the request as self; looked up on the type, as some
- * consumers do, they are the same. */
-py_object* adc_python_instantiate(const char* name, py_object* members) {
-  py_object* builtins = adc_py.PyImport_ImportModule("builtins");
-  if (builtins == NULL) return NULL;
-  py_object* type = adc_py.PyObject_GetAttrString(builtins, "type");
-  py_object* object = adc_py.PyObject_GetAttrString(builtins, "object");
-  adc_py.Py_DecRef(builtins);
-  py_object* bases = adc_py.PyTuple_New(1);
-  py_object* arguments = adc_py.PyTuple_New(3);
-  py_object* title = adc_py.PyUnicode_FromString(name);
-  py_object* instance = NULL;
-  if (type != NULL && object != NULL && bases != NULL && arguments != NULL && title != NULL) {
-    adc_py.PyTuple_SetItem(bases, 0, object); /* steals */
-    object = NULL;
-    adc_py.PyTuple_SetItem(arguments, 0, title);
-    title = NULL;
-    adc_py.PyTuple_SetItem(arguments, 1, bases);
-    bases = NULL;
-    adc_py.Py_IncRef(members);
-    adc_py.PyTuple_SetItem(arguments, 2, members);
-    py_object* cls = adc_py.PyObject_CallObject(type, arguments);
-    if (cls != NULL) {
-      instance = adc_py.PyObject_CallObject(cls, NULL);
-      adc_py.Py_DecRef(cls);
-    }
-  }
-  py_object* owned[] = {type, object, bases, arguments, title};
-  for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
-    if (owned[i] != NULL) adc_py.Py_DecRef(owned[i]);
-  }
-  return instance;
-}
-
 py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_path, int num_batch) {
   if (methods[0].ml_meth == NULL) {
     methods[0].ml_meth = as_c_function(schema_method);
@@ -276,14 +240,23 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
   }
   static const char* const kinds[] = {"schema", "batch", "stream"};
   static const char* const names[] = {"FixtureSchema", "FixtureBatch", "FixtureStream"};
+  char description[4160]; /* a path of up to 4096 bytes, and the words around it */
+  if (kind == ADC_SOURCE_BATCH) {
+    snprintf(description, sizeof(description), "batch %d of %s", num_batch, json_path);
+  } else {
+    snprintf(description, sizeof(description), "%s of %s",
+             kind == ADC_SOURCE_SCHEMA ? "the schema" : "every batch", json_path);
+  }
   py_object* members = adc_py.PyDict_New();
   py_object* source = NULL;
   if (members != NULL && add_method(members, 0, bound) == 0 &&
       (kind != ADC_SOURCE_BATCH || add_method(members, 1, bound) == 0) &&
-      (kind != ADC_SOURCE_STREAM ||
+      /* A schema source holds the data too: a library whose objects are
+       * made from data (a data frame, a relation) can make one from it. */
+      (kind == ADC_SOURCE_BATCH ||
        (add_method(members, 2, bound) == 0 && add_method(members, 3, bound) == 0)) &&
       add_text(members, "kind", kinds[kind]) == 0 && add_text(members, "fixture", json_path) == 0) {
-    source = adc_python_instantiate(names[kind], members);
+    source = adc_python_instantiate(names[kind], description, members);
   }
   if (members != NULL) adc_py.Py_DecRef(members);
   adc_py.Py_DecRef(bound);

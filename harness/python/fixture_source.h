@@ -5,17 +5,23 @@
  * judges that library's own export of what it imported.
  *
  * One source per entry point call, of one kind:
- *   schema: __arrow_c_schema__ (the fixture's schema);
+ *   schema: __arrow_c_schema__ (the fixture's schema), and the stream's
+ *           methods, so that a library whose objects are made from data
+ *           (a data frame, a relation) can make one: the schema judged is
+ *           its object's (python_producer.c);
  *   batch:  __arrow_c_schema__, __arrow_c_array__ (batch num_batch);
  *   stream: __arrow_c_schema__, __arrow_c_stream__ and
  *           __arrow_c_device_stream__ (every batch, on the CPU).
+ * Every method may be called as often as the library likes: each call
+ * exports the fixture afresh, which the library owns (and must release).
  * Each also has `kind` ("schema", "batch", "stream") and `fixture` (the
- * JSON file's path).  Its capsules are made as the PyCapsule Interface's
- * "Create a PyCapsule" does: the structure allocated, the capsule made
- * around it, its destructor releasing what no consumer took (release not
- * NULL) and freeing it.  requested_schema is accepted and not honoured,
- * which the interface allows ("Schema Requests": the callee may return the
- * same schema as for None), but one with another number of fields than the
+ * JSON file's path), and is an ordinary object (shim_object.h).  Its
+ * capsules are made as the PyCapsule Interface's "Create a PyCapsule"
+ * does: the structure allocated, the capsule made around it, its
+ * destructor releasing what no consumer took (release not NULL) and
+ * freeing it.  requested_schema is accepted and not honoured, which the
+ * interface allows ("Schema Requests": the callee may return the same
+ * schema as for None), but one with another number of fields than the
  * fixture's is refused with ValueError ("the callee should raise an
  * exception"). */
 #ifndef ADC_FIXTURE_SOURCE_H
@@ -33,11 +39,5 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
  * the reference producer, or NULL with a Python exception pending.  The GIL
  * must be held. */
 py_object* adc_fixture_schema_capsule(const char* json_path);
-
-/* type(name, (object,), members)(): an instance of a class of its own,
- * whose built-in functions in `members` are found on the instance and on
- * its type alike; NULL with a Python exception pending.  The GIL must be
- * held. */
-py_object* adc_python_instantiate(const char* name, py_object* members);
 
 #endif /* ADC_FIXTURE_SOURCE_H */

@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "cpu_stream_view.h"
 #include "fixture_source.h"
 #include "interface_capsules.h"
+#include "shim_object.h"
 
 #define STATE_CAPSULE "adc_python.handover"
 
@@ -200,7 +202,7 @@ static int add_methods(py_object* members, enum handover_kind kind, bool on_cpu,
 /* Wraps `data` (a capsule around the harness's structure, or NULL where it
  * could not be made: the structure is then released by the caller). */
 static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu, const char* json_path,
-                           struct adc_handover** state_out) {
+                           int num_batch, struct adc_handover** state_out) {
   static const char* const kinds[] = {"schema", "batch", "device_batch", "device_stream"};
   static const char* const names[] = {"HarnessSchema", "HarnessBatch", "HarnessDeviceBatch",
                                       "HarnessDeviceStream"};
@@ -220,12 +222,16 @@ static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu
   py_object* object = NULL;
   if (members != NULL && add_methods(members, kind, on_cpu, self) == 0 &&
       add_value(members, "kind", adc_py.PyUnicode_FromString(kinds[kind])) == 0 &&
-      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0 &&
-      /* type() called from C, outside any Python frame, sets no __module__,
-       * and a library naming the object's type in a message (nanoarrow's
-       * c_array_stream) would raise AttributeError instead. */
-      add_value(members, "__module__", adc_py.PyUnicode_FromString("adc_python")) == 0) {
-    object = adc_python_instantiate(names[kind], members);
+      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0) {
+    char description[4160]; /* a path of up to 4096 bytes, and the words around it */
+    if (kind == HANDOVER_SCHEMA || kind == HANDOVER_DEVICE_STREAM) {
+      snprintf(description, sizeof(description), "the harness's export of %s of %s",
+               kind == HANDOVER_SCHEMA ? "the schema" : "every batch", json_path);
+    } else {
+      snprintf(description, sizeof(description), "the harness's export of batch %d of %s", num_batch,
+               json_path);
+    }
+    object = adc_python_instantiate(names[kind], description, members);
   }
   if (members != NULL) adc_py.Py_DecRef(members);
   if (object == NULL) {
@@ -262,16 +268,14 @@ py_object* adc_handover_schema(void* structure, const char* json_path, int num_b
                                struct adc_handover** state) {
   py_object* data = data_capsule(structure, sizeof(struct ArrowSchema), offsetof(struct ArrowSchema, release),
                                  "arrow_schema", adc_python_release_schema_capsule);
-  (void)num_batch;
-  return handover(HANDOVER_SCHEMA, data, true, json_path, state);
+  return handover(HANDOVER_SCHEMA, data, true, json_path, num_batch, state);
 }
 
 py_object* adc_handover_batch(void* structure, const char* json_path, int num_batch,
                               struct adc_handover** state) {
   py_object* data = data_capsule(structure, sizeof(struct ArrowArray), offsetof(struct ArrowArray, release),
                                  "arrow_array", adc_python_release_array_capsule);
-  (void)num_batch;
-  return handover(HANDOVER_BATCH, data, true, json_path, state);
+  return handover(HANDOVER_BATCH, data, true, json_path, num_batch, state);
 }
 
 py_object* adc_handover_device_batch(void* structure, const char* json_path, int num_batch,
@@ -280,8 +284,7 @@ py_object* adc_handover_device_batch(void* structure, const char* json_path, int
       data_capsule(structure, sizeof(struct ArrowDeviceArray),
                    offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release),
                    "arrow_device_array", adc_python_release_device_array_capsule);
-  (void)num_batch;
-  return handover(HANDOVER_DEVICE_BATCH, data, true, json_path, state);
+  return handover(HANDOVER_DEVICE_BATCH, data, true, json_path, num_batch, state);
 }
 
 py_object* adc_handover_device_stream(void* structure, const char* json_path, int num_batch,
@@ -292,8 +295,7 @@ py_object* adc_handover_device_stream(void* structure, const char* json_path, in
   py_object* data = data_capsule(structure, sizeof(struct ArrowDeviceArrayStream),
                                  offsetof(struct ArrowDeviceArrayStream, release),
                                  "arrow_device_array_stream", adc_python_release_device_stream_capsule);
-  (void)num_batch;
-  return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, json_path, state);
+  return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, json_path, num_batch, state);
 }
 
 void adc_handover_close(struct adc_handover* state) {

@@ -5,7 +5,8 @@
  * (fixture_source.h), hands it to the factory named by ADC_PYTHON_PRODUCER
  * ("MODULE:FACTORY"), and asks the object the factory returned for the
  * structure through the interface's method:
- *   ExportSchemaFromJson        __arrow_c_schema__()        "arrow_schema"
+ *   ExportSchemaFromJson        __arrow_c_schema__()        "arrow_schema", or, where the
+ *                               object has none, the schema of its __arrow_c_stream__()
  *   ExportBatchFromJson         __arrow_c_array__()         "arrow_array" (2nd of the pair)
  *   ExportDeviceBatchFromJson   __arrow_c_device_array__()  "arrow_device_array" (2nd)
  *   ExportDeviceStreamFromJson  __arrow_c_device_stream__() "arrow_device_array_stream",
@@ -122,12 +123,40 @@ static bool on_cpu(ArrowDeviceType device_type) {
   return false;
 }
 
+/* The schema of the object's C stream, for an object with no
+ * __arrow_c_schema__ (the interface: "Tables / DataFrames and streams can
+ * implement the method __arrow_c_stream__"; a data frame or a relation
+ * often has that method alone): its get_schema, the stream then released
+ * unread. */
+static bool take_schema_of_stream(struct call* call, struct ArrowSchema* out) {
+  struct ArrowArrayStream stream;
+  if (!call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) ||
+      !take(call->result, "arrow_array_stream", &stream, sizeof(stream),
+            offsetof(struct ArrowArrayStream, release))) {
+    return false;
+  }
+  int code = stream.get_schema(&stream, out);
+  if (code != 0) {
+    const char* error = stream.get_last_error(&stream);
+    snprintf(message, sizeof(message),
+             "the object has no __arrow_c_schema__, and get_schema of its __arrow_c_stream__ returned %d: %s",
+             code, error != NULL ? error : "(no message)");
+  }
+  stream.release(&stream);
+  return code == 0;
+}
+
 EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* json_path,
                                                                     struct ArrowSchema* out) {
   struct call call;
-  bool ok = begin(&call, ADC_SOURCE_SCHEMA, json_path, 0) &&
-            call_method(&call, "__arrow_c_schema__", sizeof(struct ArrowSchema)) &&
-            take(call.result, "arrow_schema", out, sizeof(*out), offsetof(struct ArrowSchema, release));
+  bool ok = begin(&call, ADC_SOURCE_SCHEMA, json_path, 0);
+  if (ok && !adc_python_has_method(call.made, "__arrow_c_schema__") &&
+      adc_python_has_method(call.made, "__arrow_c_stream__")) {
+    ok = take_schema_of_stream(&call, out);
+  } else if (ok) {
+    ok = call_method(&call, "__arrow_c_schema__", sizeof(struct ArrowSchema)) &&
+         take(call.result, "arrow_schema", out, sizeof(*out), offsetof(struct ArrowSchema, release));
+  }
   return end(&call, ok);
 }
 
