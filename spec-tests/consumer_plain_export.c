@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 
 bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size) {
@@ -14,7 +15,9 @@ bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch,
   if (adc_feed_export_batch(feed, ctx->fixture, batch, NULL, &array, &error) != 0) {
     adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
   } else {
-    const char* reported = adc_import_batch(ctx, batch, &array);
+    struct adc_feed_input input;
+    const char* reported =
+        adc_import_batch(ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, NULL));
     if (reported != NULL) snprintf(message, size, "%s", reported);
     declines = reported != NULL;
   }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/needs.h"
 #include "rule_api/producer_calls.h"
@@ -87,7 +88,8 @@ static void imports_baseline(struct adc_case_context* ctx) {
   if (adc_feed_export_schema(feed, ctx->fixture, &schema, &error) != 0) {
     adc_unresolved(ctx, "the consumer feed could not export the schema: %s", error.message);
   } else {
-    const char* message = adc_import_schema(ctx, &schema);
+    struct adc_feed_input input;
+    const char* message = adc_import_schema(ctx, &schema, adc_feed_schema_again(&input, feed, ctx->fixture));
     if (message != NULL) {
       adc_violation(ctx, "the consumer declined the schema, exported as the fixture has it: %s", message);
     }
@@ -99,7 +101,9 @@ static void imports_baseline(struct adc_case_context* ctx) {
     if (adc_feed_export_batch(feed, ctx->fixture, batch, NULL, &array, &error) != 0) {
       adc_unresolved(ctx, "the consumer feed could not export batch %d: %s", batch, error.message);
     } else {
-      const char* message = adc_import_batch(ctx, batch, &array);
+      struct adc_feed_input input;
+      const char* message =
+          adc_import_batch(ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, NULL));
       if (message != NULL) {
         adc_violation(ctx, "the consumer declined batch %d, exported as the fixture has it: %s", batch,
                       message);

@@ -8,6 +8,7 @@
 
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_plain_export.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/guard.h"
@@ -28,19 +29,42 @@ static void judge_records(struct adc_case_context* ctx,
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct adc_feed* feed = adc_feed_new(ctx->device);
     struct ArrowDeviceArray array;
+    struct adc_feed_input input;
     if (feed_batch(ctx, feed, batch, NULL, &array)) {
-      adc_import_batch(ctx, batch, &array);
+      adc_import_batch(ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, NULL));
       judge(ctx, batch, feed);
     }
     adc_feed_free(feed);
   }
 }
 
+/* Each base structure handed out (one, or more where the consumer asked
+ * again: feed_again.h) released exactly once; `what` names it ("the
+ * batch", "the schema"). */
+static void judge_released_once(struct adc_case_context* ctx, const char* where, const char* what,
+                                const struct adc_feed* feed) {
+  int exports = adc_feed_bases_exported(feed);
+  int kept = adc_feed_bases_never_released(feed);
+  int overfreed = adc_feed_bases_released_more_than_once(feed);
+  if (kept > 0 && exports == 1) {
+    adc_violation(ctx, "%sthe consumer returned without releasing %s", where, what);
+  } else if (kept > 0) {
+    adc_violation(ctx, "%sthe consumer returned without releasing %d of the %d exports of %s it asked for",
+                  where, kept, exports, what);
+  }
+  if (overfreed > 0 && exports == 1) {
+    adc_violation(ctx, "%sthe consumer called %s's release callback %d times", where, what,
+                  adc_feed_base_release_calls(feed));
+  } else if (overfreed > 0) {
+    adc_violation(ctx, "%sthe consumer released %d of the %d exports of %s it asked for more than once",
+                  where, overfreed, exports, what);
+  }
+}
+
 static void released_once(struct adc_case_context* ctx, int batch, const struct adc_feed* feed) {
-  int calls = adc_feed_base_release_calls(feed);
-  if (calls == 0) adc_violation(ctx, "batch %d: the consumer returned without releasing the batch", batch);
-  if (calls > 1)
-    adc_violation(ctx, "batch %d: the consumer called the batch's release callback %d times", batch, calls);
+  char where[32];
+  snprintf(where, sizeof(where), "batch %d: ", batch);
+  judge_released_once(ctx, where, "the batch", feed);
 }
 
 static void release_exactly_once(struct adc_case_context* ctx) {
@@ -68,10 +92,9 @@ static void schema_release_exactly_once(struct adc_case_context* ctx) {
   if (adc_feed_export_schema(feed, ctx->fixture, &schema, &error) != 0) {
     adc_unresolved(ctx, "the consumer feed could not export the schema: %s", error.message);
   } else {
-    adc_import_schema(ctx, &schema);
-    int calls = adc_feed_base_release_calls(feed);
-    if (calls == 0) adc_violation(ctx, "the consumer returned without releasing the schema");
-    if (calls > 1) adc_violation(ctx, "the consumer called the schema's release callback %d times", calls);
+    struct adc_feed_input input;
+    adc_import_schema(ctx, &schema, adc_feed_schema_again(&input, feed, ctx->fixture));
+    judge_released_once(ctx, "", "the schema", feed);
   }
   adc_feed_free(feed);
 }
@@ -79,6 +102,28 @@ static void schema_release_exactly_once(struct adc_case_context* ctx) {
 static const char wrote_message[] =
     "the consumer wrote to an exported buffer, which both sides should "
     "treat as immutable";
+
+/* The feed's read-only regions guarded so far: those of the export handed
+ * over, and of each one the consumer asked for again. */
+struct read_only_guards {
+  struct adc_case_context* ctx;
+  struct adc_feed* feed;
+  size_t count; /* regions guarded, the feed's first */
+  int* handles;
+};
+
+static void guard_new_regions(void* context) {
+  struct read_only_guards* guards = context;
+  const struct adc_region* regions;
+  size_t n = adc_feed_read_only_regions(guards->feed, &regions);
+  int* grown = realloc(guards->handles, (n + 1) * sizeof(*grown));
+  if (grown == NULL) return; /* left unguarded: a write there is a plain crash */
+  guards->handles = grown;
+  for (; guards->count < n; guards->count++) {
+    guards->handles[guards->count] = adc_guard_add(regions[guards->count].start, regions[guards->count].size,
+                                                   adc_violation_status(guards->ctx->rule), wrote_message);
+  }
+}
 
 /* Where the harness can make the device's memory read-only: a write
  * faults as it happens, inside the consumer, even one that stores the byte
@@ -88,18 +133,17 @@ static void guard_read_only_batch(struct adc_case_context* ctx, int batch) {
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowDeviceArray array;
   if (feed_batch(ctx, feed, batch, &read_only, &array)) {
-    const struct adc_region* regions;
-    size_t n = adc_feed_read_only_regions(feed, &regions);
-    int* guarded = calloc(n + 1, sizeof(*guarded));
-    for (size_t i = 0; i < n; i++) {
-      guarded[i] =
-          adc_guard_add(regions[i].start, regions[i].size, adc_violation_status(ctx->rule), wrote_message);
-    }
-    const char* error = adc_import_batch(ctx, batch, &array);
+    struct read_only_guards guards = {ctx, feed, 0, NULL};
+    guard_new_regions(&guards);
+    struct adc_feed_input input;
+    const struct adc_input_again* again = adc_feed_batch_again(&input, feed, ctx->fixture, batch, &read_only);
+    input.exported = guard_new_regions;
+    input.exported_context = &guards;
+    const char* error = adc_import_batch(ctx, batch, &array, again);
     /* The regions are unmapped by the release: forget them before anything
      * else can be mapped there. */
-    for (size_t i = 0; i < n; i++) adc_guard_remove(guarded[i]);
-    free(guarded);
+    for (size_t i = 0; i < guards.count; i++) adc_guard_remove(guards.handles[i]);
+    free(guards.handles);
     if (error != NULL)
       adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
   }
@@ -117,7 +161,9 @@ static void compare_watched_batch(struct adc_case_context* ctx, int batch) {
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowDeviceArray array;
   if (feed_batch(ctx, feed, batch, &watched, &array)) {
-    const char* error = adc_import_batch(ctx, batch, &array);
+    struct adc_feed_input input;
+    const char* error = adc_import_batch(ctx, batch, &array,
+                                         adc_feed_batch_again(&input, feed, ctx->fixture, batch, &watched));
     struct adc_feed_written first = {0};
     struct adc_error problem;
     int written = ctx->has_verdict ? 0 : adc_feed_written_buffers(feed, &first, &problem);
@@ -156,8 +202,10 @@ static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_lay
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct adc_feed* feed = adc_feed_new(ctx->device);
     struct ArrowDeviceArray array;
+    struct adc_feed_input input;
     if (feed_batch(ctx, feed, batch, layout, &array)) {
-      const char* error = adc_import_batch(ctx, batch, &array);
+      const char* error = adc_import_batch(ctx, batch, &array,
+                                           adc_feed_batch_again(&input, feed, ctx->fixture, batch, layout));
       char reported[1024];
       if (error != NULL) snprintf(reported, sizeof(reported), "%s", error);
       char plain[1024];
@@ -201,7 +249,9 @@ static void detects_mismatch(struct adc_case_context* ctx) {
       array.array.release(&array.array); /* nothing in this batch could be altered */
     } else {
       altered_any = true;
-      if (adc_import_batch(ctx, batch, &array) == NULL) {
+      struct adc_feed_input input;
+      if (adc_import_batch(ctx, batch, &array,
+                           adc_feed_batch_again(&input, feed, ctx->fixture, batch, &altered)) == NULL) {
         adc_violation(ctx, "batch %d: the consumer reported the batch equal to the fixture, yet %s", batch,
                       difference);
       }

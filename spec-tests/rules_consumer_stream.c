@@ -12,6 +12,7 @@
 #include "consumer_alteration.h"
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_waiting.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 
 /* What came of handing one stream to the consumer. */
@@ -42,7 +43,9 @@ static bool hand_stream(struct adc_case_context* ctx, const struct adc_feed_stre
   if (!handed) {
     adc_unresolved(ctx, "the consumer feed could not export a stream: %s", error.message);
   } else {
-    run->message = adc_import_device_stream(ctx, &stream);
+    struct adc_feed_input input;
+    run->message =
+        adc_import_device_stream(ctx, &stream, adc_feed_stream_again(&input, feed, ctx->fixture, options));
     run->stream = adc_feed_stream_counts(feed);
     run->results = adc_feed_bases_exported(feed);
     run->results_kept = adc_feed_bases_never_released(feed);
@@ -70,12 +73,22 @@ static void judge_clean_and_failing(struct adc_case_context* ctx,
   if (!ctx->has_verdict && hand_stream(ctx, &failing, &run)) judge(ctx, &run);
 }
 
+/* Each stream handed out (one, or more where the consumer asked again:
+ * feed_again.h) released exactly once. */
 static void stream_released_once(struct adc_case_context* ctx, const struct stream_run* run) {
-  if (run->stream.release_calls == 0)
+  const struct adc_feed_stream_counts* counts = &run->stream;
+  if (counts->streams_never_released > 0 && counts->streams == 1) {
     adc_violation(ctx, "%s: the consumer returned without releasing the stream", run->described);
-  if (run->stream.release_calls > 1) {
+  } else if (counts->streams_never_released > 0) {
+    adc_violation(ctx, "%s: the consumer returned without releasing %d of the %d streams it asked for",
+                  run->described, counts->streams_never_released, counts->streams);
+  }
+  if (counts->streams_released_more_than_once > 0 && counts->streams == 1) {
     adc_violation(ctx, "%s: the consumer called the stream's release callback %d times", run->described,
-                  run->stream.release_calls);
+                  counts->release_calls);
+  } else if (counts->streams_released_more_than_once > 0) {
+    adc_violation(ctx, "%s: the consumer released %d of the %d streams it asked for more than once",
+                  run->described, counts->streams_released_more_than_once, counts->streams);
   }
 }
 

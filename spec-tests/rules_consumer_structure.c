@@ -19,6 +19,7 @@
 
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_plain_export.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 
 /* Whether the feed can break `family` in some batch of `fixture`. */
@@ -42,7 +43,9 @@ static void structure_refused(struct adc_case_context* ctx, enum arrow_structure
       adc_unresolved(ctx, "the consumer feed could not export batch %d with its %s broken: %s", batch,
                      info->name, error.message);
     } else {
-      const char* refusal = adc_import_batch(ctx, batch, &array);
+      struct adc_feed_input input;
+      const char* refusal = adc_import_batch(
+          ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, &broken));
       char plain[1024];
       if (ctx->has_verdict) {
         /* the call could not be made (verdict given) */

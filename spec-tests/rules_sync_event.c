@@ -12,6 +12,7 @@
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_waiting.h"
 #include "event_judging.h"
+#include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/fixture_compare.h"
 #include "rule_api/producer_calls.h"
@@ -38,7 +39,9 @@ static bool hand_batch(struct adc_case_context* ctx, void* context, double late_
   struct adc_error error;
   bool handed = adc_feed_export_batch(feed, ctx->fixture, batch, &layout, &array, &error) == 0;
   if (handed) {
-    *message = adc_import_batch(ctx, batch, &array);
+    struct adc_feed_input input;
+    *message = adc_import_batch(ctx, batch, &array,
+                                adc_feed_batch_again(&input, feed, ctx->fixture, batch, &layout));
   } else {
     adc_unresolved(ctx, "the consumer feed could not export batch %d%s: %s", batch,
                    late_write_seconds > 0 ? " late" : "", error.message);

@@ -160,9 +160,15 @@ int adc_feed_export_stream(struct adc_feed* feed, const struct arrow_json_file* 
                            struct adc_error* error);
 
 /* What the streams of a feed went through, summed over them (a rule hands
- * out one stream per feed). */
+ * out one stream per feed, and more to a consumer that asks again). */
 struct adc_feed_stream_counts {
-  int release_calls;
+  /* The feed's streams handed out (more than one where the consumer asked
+   * for its input again: spec-tests/feed_again.h); of those, how many were
+   * never released, and how many had their release called more than once. */
+  int streams;
+  int streams_never_released;
+  int streams_released_more_than_once;
+  int release_calls; /* over every stream */
   /* get_schema, get_next and get_last_error calls on a released stream;
    * the name of the first such callback, NULL when none was called. */
   int calls_after_release;
@@ -171,7 +177,7 @@ struct adc_feed_stream_counts {
    * not returned an error (spec: "must ONLY be called if the last operation
    * on the ArrowDeviceArrayStream returned an error"). */
   int last_error_without_error;
-  int get_next_calls; /* on the live stream */
+  int get_next_calls; /* on the live stream: the most any one stream had */
   /* Why the feed itself failed to export a result of a stream, NULL when it
    * never did: the stream then returned an error the consumer did not
    * cause.  Valid until the feed is freed. */

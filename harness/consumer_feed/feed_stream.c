@@ -150,11 +150,14 @@ struct adc_feed_stream_counts adc_feed_stream_counts(const struct adc_feed* feed
    * stream's, which saw the first call after a release, or feed error. */
   for (const struct feed_stream* s = feed->streams; s != NULL; s = s->next) {
     const struct adc_feed_stream_counts* c = &s->counts;
+    sum.streams++;
+    sum.streams_never_released += c->release_calls == 0;
+    sum.streams_released_more_than_once += c->release_calls > 1;
     sum.release_calls += c->release_calls;
     sum.calls_after_release += c->calls_after_release;
     if (c->first_call_after_release != NULL) sum.first_call_after_release = c->first_call_after_release;
     sum.last_error_without_error += c->last_error_without_error;
-    sum.get_next_calls += c->get_next_calls;
+    if (c->get_next_calls > sum.get_next_calls) sum.get_next_calls = c->get_next_calls;
     if (c->feed_error != NULL) sum.feed_error = c->feed_error;
   }
   return sum;

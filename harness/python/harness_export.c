@@ -10,17 +10,45 @@
 #include "cpu_stream_view.h"
 #include "fixture_source.h"
 #include "interface_capsules.h"
+#include "schema_as_stream.h"
 #include "shim_object.h"
 
 #define STATE_CAPSULE "adc_python.handover"
 
 enum handover_kind { HANDOVER_SCHEMA, HANDOVER_BATCH, HANDOVER_DEVICE_BATCH, HANDOVER_DEVICE_STREAM };
 
+/* The capsule each kind's structure is given out in. */
+struct data_capsule_kind {
+  size_t size;
+  const char* name;
+  py_capsule_destructor destructor;
+};
+static const struct data_capsule_kind data_kinds[] = {
+    [HANDOVER_SCHEMA] = {sizeof(struct ArrowSchema), "arrow_schema", adc_python_release_schema_capsule},
+    [HANDOVER_BATCH] = {sizeof(struct ArrowArray), "arrow_array", adc_python_release_array_capsule},
+    [HANDOVER_DEVICE_BATCH] = {sizeof(struct ArrowDeviceArray), "arrow_device_array",
+                               adc_python_release_device_array_capsule},
+    [HANDOVER_DEVICE_STREAM] = {sizeof(struct ArrowDeviceArrayStream), "arrow_device_array_stream",
+                                adc_python_release_device_stream_capsule},
+};
+
 struct adc_handover {
+  enum handover_kind kind;
   py_object* data; /* the capsule around the harness's structure, until given out */
   bool closed;     /* its Import returned */
   char json_path[];
 };
+
+/* What exports the current Import's input again (adc/export_again.h): the
+ * harness's, set around each Import (adc_handover_offer_again); the GIL
+ * guards it. */
+static adc_export_again_function export_again;
+static void* export_again_context;
+
+void adc_handover_offer_again(adc_export_again_function function, void* context) {
+  export_again = function;
+  export_again_context = context;
+}
 
 /* A stream of the C Data Interface over the harness's device stream on the
  * CPU (__arrow_c_stream__), forwarding every call, so that a library that
@@ -57,12 +85,30 @@ static py_object* raise(const char* text) {
   return NULL;
 }
 
-/* The harness's structure, given out once. */
+/* A fresh export of the input, from the harness (adc/export_again.h), in
+ * a capsule of the interface's name that owns it. */
+static py_object* export_afresh(struct adc_handover* state) {
+  if (export_again == NULL) {
+    return raise(
+        "the harness's export was already given out, and the harness cannot export this input again");
+  }
+  const struct data_capsule_kind* kind = &data_kinds[state->kind];
+  void* structure;
+  py_object* capsule = adc_python_new_capsule(kind->size, kind->name, kind->destructor, &structure);
+  if (capsule == NULL) return NULL;
+  const char* error = export_again(export_again_context, structure);
+  if (error != NULL) {
+    adc_py.Py_DecRef(capsule); /* its structure's release is still NULL: only freed */
+    return raise(error);
+  }
+  return capsule;
+}
+
+/* The harness's structure the first time, a fresh export of the same data
+ * each time after (the harness judges every one the library is given). */
 static py_object* give_out(struct adc_handover* state) {
   if (state->closed) return raise("the Import this object was made for has returned");
-  if (state->data == NULL) {
-    return raise("the harness's export was already given out: a handover gives its structure once");
-  }
+  if (state->data == NULL) return export_afresh(state);
   py_object* data = state->data;
   state->data = NULL;
   return data;
@@ -70,16 +116,18 @@ static py_object* give_out(struct adc_handover* state) {
 
 /* (the fixture's schema, the harness's structure). */
 static py_object* pair(struct adc_handover* state) {
-  if (state->closed || state->data == NULL) return give_out(state);
+  if (state->closed) return give_out(state);
   py_object* schema = adc_fixture_schema_capsule(state->json_path);
   if (schema == NULL) return NULL;
-  py_object* result = adc_py.PyTuple_New(2);
+  py_object* data = give_out(state);
+  py_object* result = data != NULL ? adc_py.PyTuple_New(2) : NULL;
   if (result == NULL) {
     adc_py.Py_DecRef(schema);
+    if (data != NULL) adc_py.Py_DecRef(data);
     return NULL;
   }
   adc_py.PyTuple_SetItem(result, 0, schema); /* steals */
-  adc_py.PyTuple_SetItem(result, 1, give_out(state));
+  adc_py.PyTuple_SetItem(result, 1, data);
   return result;
 }
 
@@ -136,6 +184,32 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   return capsule;
 }
 
+/* A fresh export of the handover's schema (schema_as_stream.h), while its
+ * Import runs. */
+static const char* schema_again(struct ArrowSchema* out) {
+  if (export_again == NULL) return "the Import the schema was handed over for has returned";
+  return export_again(export_again_context, out);
+}
+
+/* __arrow_c_stream__ of a schema's handover: the schema as a stream of no
+ * batches (schema_as_stream.h), for a library that imports a schema only
+ * with data. */
+static py_object* schema_stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  (void)arguments, (void)keywords;
+  py_object* data = give_out(state_of(self));
+  if (data == NULL) return NULL;
+  void* stream;
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream",
+                                              adc_python_release_stream_capsule, &stream);
+  if (capsule != NULL &&
+      adc_schema_as_stream(adc_py.PyCapsule_GetPointer(data, "arrow_schema"), schema_again, stream) != 0) {
+    adc_py.Py_DecRef(capsule);
+    capsule = raise("out of memory");
+  }
+  adc_py.Py_DecRef(data); /* releases the schema where it was not moved into the stream */
+  return capsule;
+}
+
 /* Methods taking (self, args, kwargs); self is the state capsule. */
 typedef py_object* (*keywords_function)(py_object*, py_object*, py_object*);
 static py_c_function as_c_function(keywords_function function) {
@@ -144,18 +218,20 @@ static py_c_function as_c_function(keywords_function function) {
 
 #define KEYWORDS (PY_METH_VARARGS | PY_METH_KEYWORDS)
 static struct py_method_def schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
-                                          "The harness's schema, as a PyCapsule (once)."};
+                                          "The harness's schema, as a PyCapsule."};
 static struct py_method_def fixture_schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
                                                   "The fixture's schema, as a PyCapsule."};
 static struct py_method_def array_def = {"__arrow_c_array__", NULL, KEYWORDS,
-                                         "(the fixture's schema, the harness's array) as PyCapsules (once)."};
+                                         "(the fixture's schema, the harness's array) as PyCapsules."};
 static struct py_method_def device_array_def = {
     "__arrow_c_device_array__", NULL, KEYWORDS,
-    "(the fixture's schema, the harness's device array) as PyCapsules (once)."};
+    "(the fixture's schema, the harness's device array) as PyCapsules."};
 static struct py_method_def device_stream_def = {"__arrow_c_device_stream__", NULL, KEYWORDS,
-                                                 "The harness's device stream, as a PyCapsule (once)."};
+                                                 "The harness's device stream, as a PyCapsule."};
 static struct py_method_def stream_def = {"__arrow_c_stream__", NULL, KEYWORDS,
-                                          "The harness's stream on the CPU, as a PyCapsule (once)."};
+                                          "The harness's stream on the CPU, as a PyCapsule."};
+static struct py_method_def schema_stream_def = {"__arrow_c_stream__", NULL, KEYWORDS,
+                                                 "The harness's schema as a stream of no batches."};
 
 static void set_functions(void) {
   if (schema_def.ml_meth != NULL) return;
@@ -165,6 +241,7 @@ static void set_functions(void) {
   device_array_def.ml_meth = as_c_function(pair_method);
   device_stream_def.ml_meth = as_c_function(device_stream_method);
   stream_def.ml_meth = as_c_function(stream_method);
+  schema_stream_def.ml_meth = as_c_function(schema_stream_method);
 }
 
 static int add_method(py_object* members, struct py_method_def* def, py_object* self) {
@@ -185,7 +262,7 @@ static int add_value(py_object* members, const char* key, py_object* value) {
 static int add_methods(py_object* members, enum handover_kind kind, bool on_cpu, py_object* self) {
   switch (kind) {
     case HANDOVER_SCHEMA:
-      return add_method(members, &schema_def, self);
+      return add_method(members, &schema_def, self) == 0 ? add_method(members, &schema_stream_def, self) : -1;
     case HANDOVER_BATCH:
       return add_method(members, &fixture_schema_def, self) == 0 ? add_method(members, &array_def, self) : -1;
     case HANDOVER_DEVICE_BATCH:
@@ -216,6 +293,7 @@ static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu
     adc_py.Py_DecRef(data);
     return raise("out of memory");
   }
+  state->kind = kind;
   state->data = data;
   memcpy(state->json_path, json_path, length + 1);
   py_object* members = adc_py.PyDict_New();

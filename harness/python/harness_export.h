@@ -7,7 +7,10 @@
  * One handover per Import call, of one kind, with `kind` ("schema",
  * "batch", "device_batch", "device_stream") and `fixture` (the JSON file's
  * path):
- *   schema:        __arrow_c_schema__ (the harness's schema);
+ *   schema:        __arrow_c_schema__ (the harness's schema), and
+ *                  __arrow_c_stream__, the schema as a stream of no
+ *                  batches (schema_as_stream.h: for a library that
+ *                  imports a schema only with data);
  *   batch:         __arrow_c_schema__ (the fixture's), __arrow_c_array__;
  *   device_batch:  __arrow_c_schema__ (the fixture's), __arrow_c_device_array__;
  *   device_stream: __arrow_c_device_stream__, and __arrow_c_stream__ where
@@ -16,7 +19,11 @@
  * harness hands over as an ArrowDeviceArray is imported as one (a library
  * that prefers __arrow_c_array__ where both exist would otherwise never
  * import the device form).  The array and stream methods are the one way
- * to the harness's structure, and give it out once: a second call raises.
+ * to the harness's structure: the first call gives it out, and each later
+ * one a fresh export of the same input, which the harness makes
+ * (adc/export_again.h) and judges as it judges the first; it is an
+ * ordinary object (shim_object.h), which the library may read as often as
+ * it likes (a query engine binds, then scans).
  *
  * The structure is moved into a capsule of the interface's name as the
  * handover is made ("Create a PyCapsule"), whose destructor releases it if
@@ -28,9 +35,15 @@
 #ifndef ADC_HARNESS_EXPORT_H
 #define ADC_HARNESS_EXPORT_H
 
+#include "adc/export_again.h"
 #include "python_api.h"
 
 struct adc_handover;
+
+/* What exports the input of the Import about to run again (the harness's
+ * <prefix>_SetExportAgain), or NULL once it returned: a handover asked for
+ * its structure a second time hands out what it exports. */
+void adc_handover_offer_again(adc_export_again_function function, void* context);
 
 /* A new handover over `structure` (an ArrowSchema, ArrowArray,
  * ArrowDeviceArray or ArrowDeviceArrayStream, whose ownership it takes

@@ -8,27 +8,45 @@
 #define ADC_CONSUMER_CALLS_H
 
 #include "rule_api/case_context.h"
+#include "support/error.h"
 
 /* The rule a consumer declining a plain export of a baseline fixture
  * fails (spec-tests/rules_baseline.c); other consumer rules point at it
  * when the consumer declines even the plain export. */
 #define ADC_RULE_CONSUMER_BASELINE "baseline.consumer.imports_baseline_fixtures"
 
+/* How the caller exports an Import's input again, for a consumer that asks
+ * for it more than once (include/adc/export_again.h): the same data,
+ * laid out as the input was, afresh.  `export` writes an ArrowSchema for a
+ * schema, an ArrowDeviceArray for a batch (in either form: the C Data
+ * Interface form is handed its embedded array), an ArrowDeviceArrayStream
+ * for a stream; 0, or -1 with the reason in `error`.  The caller judges
+ * every export it made so (its feed's records).  Each Import below takes
+ * one, or NULL where the input cannot be made again: a consumer that asks
+ * is then told so. */
+struct adc_input_again {
+  int (*export)(void* context, void* out, struct adc_error* error);
+  void* context;
+};
+
 /* ImportSchemaAndCompareToJson. */
-const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema);
+const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema,
+                              const struct adc_input_again* again);
 
 /* Batch `batch` of the fixture, as a consumer on the case's device receives
  * it: on `cpu`, ImportBatchAndCompareToJson with the embedded array (the
  * C Data Interface form); on every other device (cpu_device_arrays
  * included) ImportDeviceBatchAndCompareToJson.  A
  * rule declares ADC_NEED(ImportBatchAndCompareToJson) for either. */
-const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array);
+const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array,
+                             const struct adc_input_again* again);
 
 /* ImportDeviceStreamAndCompareToJson, on every device the case runs on (a
  * device stream carries device arrays on the CPU too).  The consumer must
  * drain `stream`, compare the schema and every batch, and release every
  * result and the stream. */
-const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream);
+const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,
+                                     const struct adc_input_again* again);
 
 /* ImportAsyncAndCompareToJson, with the case's device type: the consumer
  * builds a handler, gives it to a producer through `start(start_context,
