@@ -184,6 +184,8 @@ static void judge_consumed(struct adc_case_context* ctx, enum adc_pycapsule_meth
         "to NULL), was killed by signal %d (%s) %s",
         adc_pycapsule_method_name(method), seen->consumed_child_signal,
         strsignal(seen->consumed_child_signal), seen->exception);
+  } else if (seen->consumed_release_unwatched[0] != '\0') {
+    adc_note(ctx, "%s", seen->consumed_release_unwatched);
   }
 }
 

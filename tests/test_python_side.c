@@ -188,6 +188,29 @@ START_TEST(a_stream_only_object_gives_its_streams_schema) {
 }
 END_TEST
 
+/* A release that, in a child made by fork(), waits for a lock a thread of
+ * the library holds (as DuckDB's stream waits on its pool): the probe of
+ * pycapsule.capsule.consumed_left_alone, which releases in such a child,
+ * sees it waiting for ever at once (harness/python/forked_child_wait.h),
+ * says so, and the destructors it watched pass, well within the probe's
+ * 5 s bound. */
+START_TEST(a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once) {
+  const char* args[] = {"--producer", "python:misbehaving_python:release_needs_its_thread",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "cpu/pycapsule.capsule.consumed_left_alone/int32_nulls",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const cJSON* c = report_case(report, "cpu/pycapsule.capsule.consumed_left_alone/int32_nulls");
+  struct case_view v = view_of(c);
+  ck_assert_msg(strcmp(v.status, "pass") == 0, "%s: %s", v.status, v.message);
+  ck_assert_msg(v.message != NULL && strstr(v.message, "waits for ever on a lock in the forked child") != NULL,
+                "%s", v.message);
+  double duration_ms = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "duration_ms"));
+  ck_assert_msg(duration_ms < 4000, "%.0f ms: the wait was not seen before the bound", duration_ms);
+  cJSON_Delete(report);
+}
+END_TEST
+
 struct misbehaviour {
   const char* producer;
   const char* status; /* of both cases: each reaches the factory */
@@ -416,6 +439,7 @@ int main(void) {
   tcase_add_test(each, a_c_stream_twin_is_caught_by_its_rule_alone);
   tcase_add_test(each, the_shims_objects_are_ordinary_objects);
   tcase_add_test(each, a_stream_only_object_gives_its_streams_schema);
+  tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);

@@ -67,6 +67,7 @@ struct py_method_def {
   X(void*, PyCapsule_GetPointer, (py_object * capsule, const char* name))                              \
   X(const char*, PyCapsule_GetName, (py_object * capsule))                                             \
   X(int, PyCapsule_IsValid, (py_object * capsule, const char* name))                                   \
+  X(py_capsule_destructor, PyCapsule_GetDestructor, (py_object * capsule))                             \
   X(py_object*, PyErr_Occurred, (void))                                                                \
   X(void, PyErr_Fetch, (py_object * *type, py_object * *value, py_object * *traceback))                \
   X(void, PyErr_NormalizeException, (py_object * *type, py_object * *value, py_object * *traceback))   \

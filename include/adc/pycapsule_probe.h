@@ -61,11 +61,15 @@ enum adc_pycapsule_probe {
    * capsules were destroyed (a spy put in its release member first). */
   ADC_PYCAPSULE_PROBE_UNCONSUMED,
   /* method(), every structure moved out as a consumer does (copied, and
-   * the capsule's release set to NULL: "Lifetime Semantics"), then the
-   * capsules dropped, then what was moved out released by the probe.  Done
-   * in a child process of the case's (fork), so that a destructor that
-   * calls the NULL release, or releases what the consumer now owns, shows
-   * as that child's death by a signal rather than the case's crash. */
+   * the capsule's release set to NULL: "Lifetime Semantics"), then each
+   * capsule's destructor run, as Python runs it when the capsule dies,
+   * then what was moved out released by the probe.  Done in a child
+   * process of the case's (fork), so that a destructor that calls the NULL
+   * release, or releases what the consumer now owns, shows as that child's
+   * death by a signal rather than the case's crash; the library's other
+   * objects are left alone there (freeing them in the child of a process
+   * whose library keeps threads can wait for ever on a lock a thread held
+   * at the fork). */
   ADC_PYCAPSULE_PROBE_CONSUMED,
   /* method(requested_schema=None, adc_conformance_probe=None): a keyword
    * the interface does not define, with the value None ("Device Support"). */
@@ -111,6 +115,12 @@ struct adc_pycapsule_observation {
    * capsules ended: 0 exited cleanly; else the signal that killed it
    * (`exception` then says at which step). */
   int consumed_child_signal;
+  /* ADC_PYCAPSULE_PROBE_CONSUMED: set where every destructor ran in the
+   * child but the consumer's release of what it moved out did not return
+   * within the bound (a library whose release waits on its own threads,
+   * which a forked child lacks: DuckDB's stream): the destructors were
+   * watched, that release was not; says so. */
+  char consumed_release_unwatched[ADC_PYCAPSULE_TEXT];
   /* ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA, where the call returned: the
    * format and number of children of the schema it exported (the pair's
    * schema, or the stream's get_schema). */
