@@ -7,6 +7,7 @@
 
 #include "adc/plugin_abi.h"
 #include "cpu_stream_view.h"
+#include "held_stream.h"
 #include "interface_capsules.h"
 #include "shim_object.h"
 
@@ -144,6 +145,44 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   return capsule;
 }
 
+/* The fixture's schema exported again, for a stream of one batch
+ * (held_stream.h); the context is the JSON file's path. */
+static const char* schema_again(void* context, struct ArrowSchema* out) {
+  return adc_reference_CDataIntegration_ExportSchemaFromJson(context, out);
+}
+
+static void free_path(void* context) {
+  free(context);
+}
+
+/* __arrow_c_stream__ of a batch source: a stream of that one batch
+ * (held_stream.h), for a library that imports data only as a stream. */
+static py_object* batch_stream_method(py_object* self, py_object* arguments, py_object* keywords) {
+  const struct request* request = adc_py.PyCapsule_GetPointer(self, REQUEST_CAPSULE);
+  if (!request_is_compatible(request, arguments, keywords)) return NULL;
+  void* stream;
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream",
+                                              adc_python_release_stream_capsule, &stream);
+  if (capsule == NULL) return NULL;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  const char* error = adc_reference_CDataIntegration_ExportSchemaFromJson(request->json_path, &schema);
+  if (error != NULL) return declined(capsule, error);
+  error = adc_reference_CDataIntegration_ExportBatchFromJson(request->json_path, request->num_batch, &array);
+  if (error != NULL) {
+    schema.release(&schema);
+    return declined(capsule, error);
+  }
+  char* path = strdup(request->json_path);
+  if (path == NULL || adc_held_stream(&schema, &array, schema_again, path, free_path, stream) != 0) {
+    free(path);
+    schema.release(&schema);
+    array.release(&array);
+    return declined(capsule, "out of memory");
+  }
+  return capsule;
+}
+
 /* A device method's keywords ("Device Support"): any keyword but
  * requested_schema is accepted as None and refused otherwise, with
  * NotImplementedError, as the interface's example does.  False with that
@@ -198,6 +237,8 @@ static struct py_method_def methods[] = {
      "A PyCapsule of a stream over every batch of the fixture."},
     {"__arrow_c_device_stream__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
      "A PyCapsule of a device stream on the CPU over every batch of the fixture."},
+    {"__arrow_c_stream__", NULL, PY_METH_VARARGS | PY_METH_KEYWORDS,
+     "A PyCapsule of a stream of the fixture's batch alone."},
 };
 
 /* Adds methods[index], bound to `request`, to `members`; -1 with an
@@ -224,6 +265,7 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
     methods[1].ml_meth = as_c_function(array_method);
     methods[2].ml_meth = as_c_function(stream_method);
     methods[3].ml_meth = as_c_function(device_stream_method);
+    methods[4].ml_meth = as_c_function(batch_stream_method);
   }
   size_t length = strlen(json_path);
   struct request* request = malloc(sizeof(*request) + length + 1);
@@ -250,7 +292,8 @@ py_object* adc_fixture_source_new(enum adc_source_kind kind, const char* json_pa
   py_object* members = adc_py.PyDict_New();
   py_object* source = NULL;
   if (members != NULL && add_method(members, 0, bound) == 0 &&
-      (kind != ADC_SOURCE_BATCH || add_method(members, 1, bound) == 0) &&
+      (kind != ADC_SOURCE_BATCH ||
+       (add_method(members, 1, bound) == 0 && add_method(members, 4, bound) == 0)) &&
       /* A schema source holds the data too: a library whose objects are
        * made from data (a data frame, a relation) can make one from it. */
       (kind == ADC_SOURCE_BATCH ||

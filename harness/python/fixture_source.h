@@ -9,7 +9,9 @@
  *           methods, so that a library whose objects are made from data
  *           (a data frame, a relation) can make one: the schema judged is
  *           its object's (python_producer.c);
- *   batch:  __arrow_c_schema__, __arrow_c_array__ (batch num_batch);
+ *   batch:  __arrow_c_schema__, __arrow_c_array__ (batch num_batch), and
+ *           __arrow_c_stream__, a stream of that batch alone, for a
+ *           library that imports data only as a stream (held_stream.h);
  *   stream: __arrow_c_schema__, __arrow_c_stream__ and
  *           __arrow_c_device_stream__ (every batch, on the CPU).
  * Every method may be called as often as the library likes: each call

@@ -9,8 +9,8 @@
 #include "adc/arrow_c_abi.h"
 #include "cpu_stream_view.h"
 #include "fixture_source.h"
+#include "held_stream.h"
 #include "interface_capsules.h"
-#include "schema_as_stream.h"
 #include "shim_object.h"
 
 #define STATE_CAPSULE "adc_python.handover"
@@ -184,16 +184,17 @@ static py_object* stream_method(py_object* self, py_object* arguments, py_object
   return capsule;
 }
 
-/* A fresh export of the handover's schema (schema_as_stream.h), while its
+/* A fresh export of the handover's schema (held_stream.h), while its
  * Import runs. */
-static const char* schema_again(struct ArrowSchema* out) {
+static const char* schema_again(void* context, struct ArrowSchema* out) {
+  (void)context;
   if (export_again == NULL) return "the Import the schema was handed over for has returned";
   return export_again(export_again_context, out);
 }
 
 /* __arrow_c_stream__ of a schema's handover: the schema as a stream of no
- * batches (schema_as_stream.h), for a library that imports a schema only
- * with data. */
+ * batches (held_stream.h), for a library that imports a schema only with
+ * data. */
 static py_object* schema_stream_method(py_object* self, py_object* arguments, py_object* keywords) {
   (void)arguments, (void)keywords;
   py_object* data = give_out(state_of(self));
@@ -201,8 +202,8 @@ static py_object* schema_stream_method(py_object* self, py_object* arguments, py
   void* stream;
   py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowArrayStream), "arrow_array_stream",
                                               adc_python_release_stream_capsule, &stream);
-  if (capsule != NULL &&
-      adc_schema_as_stream(adc_py.PyCapsule_GetPointer(data, "arrow_schema"), schema_again, stream) != 0) {
+  if (capsule != NULL && adc_held_stream(adc_py.PyCapsule_GetPointer(data, "arrow_schema"), NULL,
+                                         schema_again, NULL, NULL, stream) != 0) {
     adc_py.Py_DecRef(capsule);
     capsule = raise("out of memory");
   }

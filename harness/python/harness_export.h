@@ -9,7 +9,7 @@
  * path):
  *   schema:        __arrow_c_schema__ (the harness's schema), and
  *                  __arrow_c_stream__, the schema as a stream of no
- *                  batches (schema_as_stream.h: for a library that
+ *                  batches (held_stream.h: for a library that
  *                  imports a schema only with data);
  *   batch:         __arrow_c_schema__ (the fixture's), __arrow_c_array__;
  *   device_batch:  __arrow_c_schema__ (the fixture's), __arrow_c_device_array__;

@@ -7,8 +7,12 @@
  * structure through the interface's method:
  *   ExportSchemaFromJson        __arrow_c_schema__()        "arrow_schema", or, where the
  *                               object has none, the schema of its __arrow_c_stream__()
- *   ExportBatchFromJson         __arrow_c_array__()         "arrow_array" (2nd of the pair)
- *   ExportDeviceBatchFromJson   __arrow_c_device_array__()  "arrow_device_array" (2nd)
+ *   ExportBatchFromJson         __arrow_c_array__()         "arrow_array" (2nd of the pair), or,
+ *                               where the object has none, the one array of its
+ *                               __arrow_c_stream__() (a data frame's, a relation's)
+ *   ExportDeviceBatchFromJson   __arrow_c_device_array__()  "arrow_device_array" (2nd), or,
+ *                               where the object has none, the batch's ArrowArray as above
+ *                               as a device array on the CPU (only the CPU's members added)
  *   ExportDeviceStreamFromJson  __arrow_c_device_stream__() "arrow_device_array_stream",
  *                               or, where the object has none, __arrow_c_stream__()
  *                               "arrow_array_stream" read as a device stream on the CPU
@@ -160,13 +164,63 @@ EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* 
   return end(&call, ok);
 }
 
+/* The one array of the object's C stream, for an object with no array
+ * method (a data frame, a relation: "Tables / DataFrames and streams can
+ * implement" __arrow_c_stream__ alone), made from a source of one batch:
+ * read into a structure holding the harness's fill (0xA5, as the harness
+ * fills its outputs), then copied to `out` where the stream gave exactly
+ * one array before its end; declined where it gave none (a stream need
+ * not give an empty batch) or several (the library splits the batch's
+ * rows), `out` left untouched. */
+static bool take_only_array_of_stream(struct call* call, struct ArrowArray* out) {
+  struct ArrowArrayStream stream;
+  if (!call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) ||
+      !take(call->result, "arrow_array_stream", &stream, sizeof(stream),
+            offsetof(struct ArrowArrayStream, release))) {
+    return false;
+  }
+  struct ArrowArray arrays[2];
+  int taken = 0;
+  int code = 0;
+  while (taken < 2) {
+    memset(&arrays[taken], 0xA5, sizeof(arrays[taken]));
+    code = stream.get_next(&stream, &arrays[taken]);
+    if (code != 0 || arrays[taken].release == NULL) break;
+    taken++;
+  }
+  if (code != 0) {
+    const char* error = stream.get_last_error(&stream);
+    snprintf(message, sizeof(message), "get_next of the object's __arrow_c_stream__ returned %d: %s", code,
+             error != NULL ? error : "(no message)");
+  } else if (taken != 1) {
+    snprintf(message, sizeof(message),
+             "the object has no __arrow_c_array__, and its __arrow_c_stream__ gave %s for the batch's rows: "
+             "a batch is one array",
+             taken == 0 ? "no array" : "more than one array");
+  } else {
+    memcpy(out, &arrays[0], sizeof(*out));
+  }
+  for (int i = 0; i < taken && (code != 0 || taken != 1); i++) arrays[i].release(&arrays[i]);
+  stream.release(&stream);
+  return code == 0 && taken == 1;
+}
+
+/* The batch as an ArrowArray: the second of the object's
+ * __arrow_c_array__() pair, else the one array of its C stream. */
+static bool take_array(struct call* call, struct ArrowArray* out) {
+  if (!adc_python_has_method(call->made, "__arrow_c_array__") &&
+      adc_python_has_method(call->made, "__arrow_c_stream__")) {
+    return take_only_array_of_stream(call, out);
+  }
+  return call_method(call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
+         take(second_of_pair(call, "__arrow_c_array__"), "arrow_array", out, sizeof(*out),
+              offsetof(struct ArrowArray, release));
+}
+
 EXPORT const char* adc_python_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
                                                                    struct ArrowArray* out) {
   struct call call;
-  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) &&
-            call_method(&call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
-            take(second_of_pair(&call, "__arrow_c_array__"), "arrow_array", out, sizeof(*out),
-                 offsetof(struct ArrowArray, release));
+  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) && take_array(&call, out);
   return end(&call, ok);
 }
 
@@ -178,10 +232,25 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceBatchFromJson(const
   (void)device_id;
   if (!on_cpu(device_type)) return message;
   struct call call;
-  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) &&
-            call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
-            take(second_of_pair(&call, "__arrow_c_device_array__"), "arrow_device_array", out, sizeof(*out),
-                 offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
+  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch);
+  if (ok && adc_python_has_method(call.made, "__arrow_c_device_array__")) {
+    ok = call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
+         take(second_of_pair(&call, "__arrow_c_device_array__"), "arrow_device_array", out, sizeof(*out),
+              offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
+  } else if (ok) {
+    /* CPU-only data ("Device Support": "The absence of the device version
+     * methods implies CPU-only data"): the C array, with only the members
+     * the interface defines for the CPU added, as for streams
+     * (stream_as_device_stream.h). */
+    struct ArrowArray array;
+    ok = take_array(&call, &array);
+    if (ok) {
+      memset(out, 0, sizeof(*out));
+      memcpy(&out->array, &array, sizeof(array));
+      out->device_type = ARROW_DEVICE_CPU;
+      out->device_id = -1;
+    }
+  }
   return end(&call, ok);
 }
 
