@@ -148,6 +148,13 @@ void arrow_json_metadata_encode(const struct arrow_json_metadata* metadata, void
 void arrow_json_store_int(void* data, int bit_width, int64_t index, int64_t value);
 /* Reads element `index` of an integer buffer of `bit_width` bits. */
 int64_t arrow_json_load_int(const void* data, int bit_width, bool is_signed, int64_t index);
+/* The run holding logical position `position` of a run-end encoded array
+ * whose run ends are `count` signed integers of `bit_width` bits from
+ * element `first` of `run_ends`: the first whose end is above the
+ * position (Columnar.rst, "Run-End Encoded Layout"), counted from
+ * `first`, found by bisection; -1 when the last run ends at or before it. */
+int64_t arrow_json_find_run(const void* run_ends, int bit_width, int64_t first, int64_t count,
+                            int64_t position);
 /* Whether row `row` of a model column is valid (one without validity:
  * every row is). */
 bool arrow_json_row_valid(const struct arrow_json_column* column, int64_t row);

@@ -16,12 +16,14 @@
  * then the rows the fixture has, each difference reported with its path,
  * e.g. "column 'b' > child 'c': value at row 3 is 7, fixture has 9". */
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "arrow_format/arrow_binary_value.h"
 #include "arrow_format/arrow_json_comparison.h"
+#include "arrow_format/arrow_null_count.h"
+#include "arrow_format/arrow_value_text.h"
 
 /* Writes "<path>: <message>" into the comparison's error. */
 static void write_difference(struct comparison* c, const char* fmt, va_list ap) {
@@ -96,40 +98,9 @@ static const struct arrow_json_field* child_field(const struct arrow_json_field*
 
 static int check_null_count(struct comparison* c, const struct arrow_json_type* type,
                             const struct ArrowArray* array) {
-  if (type->layout == ARROW_LAYOUT_NULL) {
-    /* Every row of a null array is null. */
-    if (array->null_count != -1 && array->null_count != array->length) {
-      return comparison_differ(c,
-                               "null_count is %" PRId64 ", a null array of length %" PRId64 " has that many",
-                               array->null_count, array->length);
-    }
-    return 0;
-  }
-  if (!arrow_layout_has_validity(type->layout)) {
-    /* spec (Columnar.rst): unions and run-end encoded arrays have no
-     * validity bitmap; their nulls are their children's. */
-    if (array->null_count != -1 && array->null_count != 0) {
-      return comparison_differ(c, "null_count is %" PRId64 ", a %s array has no nulls of its own",
-                               array->null_count, arrow_layout_of(type->layout)->name);
-    }
-    return 0;
-  }
-  const void* validity = array->buffers[0];
-  if (validity == NULL) {
-    if (array->null_count != 0) {
-      return comparison_differ(
-          c, "validity buffer is NULL while null_count is %" PRId64 " (only allowed when it is 0)",
-          array->null_count);
-    }
-    return 0;
-  }
-  if (array->null_count == -1) return 0;
-  int64_t nulls = 0;
-  for (int64_t i = array->offset; i < array->offset + array->length; i++) nulls += !bit_is_set(validity, i);
-  if (array->null_count != nulls) {
-    return comparison_differ(c, "null_count is %" PRId64 " but the validity bitmap has %" PRId64 " nulls",
-                             array->null_count, nulls);
-  }
+  char why[200];
+  if (arrow_null_count_check(type->layout, array, why, sizeof(why)) != 0)
+    return comparison_differ(c, "%s", why);
   return 0;
 }
 
@@ -228,41 +199,11 @@ static int compare_rows(struct comparison* c, const struct rows* node, int64_t m
                         int64_t n);
 
 static int describe(const struct arrow_json_type* type, const uint8_t* value, char* out, size_t size) {
-  if (type->row != NULL && type->row->values == ARROW_VALUES_INT) {
-    return snprintf(out, size, "%" PRId64, arrow_json_load_int(value, type->bit_width, type->is_signed, 0));
-  }
-  if (type->row != NULL && type->row->values == ARROW_VALUES_FLOAT && type->value_bytes != 2) {
-    double number;
-    if (type->value_bytes == 4) {
-      float single;
-      memcpy(&single, value, 4);
-      number = single;
-    } else {
-      memcpy(&number, value, 8);
-    }
-    return snprintf(out, size, "%.9g", number);
-  }
-  int n = snprintf(out, size, "0x");
-  for (int i = type->value_bytes - 1; i >= 0 && (size_t)n + 3 < size; i--)
-    n += snprintf(out + n, size - n, "%02X", value[i]);
-  return n;
+  return arrow_value_text(type->row, type->value_bytes, type->bit_width, type->is_signed, value, out, size);
 }
 
 static bool is_nan(const struct arrow_json_type* type, const uint8_t* value) {
-  if (type->row == NULL || type->row->values != ARROW_VALUES_FLOAT) return false;
-  if (type->value_bytes == 2) {
-    uint16_t half;
-    memcpy(&half, value, 2);
-    return (half & 0x7C00) == 0x7C00 && (half & 0x03FF) != 0;
-  }
-  if (type->value_bytes == 4) {
-    float single;
-    memcpy(&single, value, 4);
-    return isnan(single);
-  }
-  double number;
-  memcpy(&number, value, 8);
-  return isnan(number);
+  return arrow_value_is_nan(type->row, type->value_bytes, value);
 }
 
 static int need_buffer(struct comparison* c, const struct ArrowArray* array, int64_t index,
@@ -295,53 +236,35 @@ static int64_t read_offset(const void* buffer, int width, int64_t index) {
 static int array_bytes(struct comparison* c, const struct rows* node, int64_t array_row,
                        const uint8_t** bytes, int64_t* size) {
   const struct ArrowArray* array = node->array;
-  int64_t p = array->offset + array_row;
-  if (node->type->layout != ARROW_LAYOUT_BINARY_VIEW) {
-    int width = arrow_layout_of(node->type->layout)->offset_bytes;
-    int64_t start = read_offset(array->buffers[1], width, p);
-    int64_t end = read_offset(array->buffers[1], width, p + 1);
-    /* A negative offset points before the bytes: neither compared nor printed. */
-    if (start < 0)
-      return comparison_differ(c, "offset of row %" PRId64 " is negative (%" PRId64 ")", array_row, start);
-    if (end < start) return comparison_differ(c, "offsets decrease at row %" PRId64, array_row);
-    *size = end - start;
-    /* Empty values need no bytes, which may then be NULL (spec: a buffer
-     * of size 0). */
-    if (*size > 0 && need_buffer(c, array, 2, "data") != 0) return -1;
-    *bytes = *size > 0 ? (const uint8_t*)array->buffers[2] + start : (const uint8_t*)"";
-    return 0;
+  struct arrow_binary_value value;
+  switch (arrow_binary_value_at(node->type->layout, array, array->offset + array_row, &value)) {
+    case ARROW_BINARY_OK:
+      *bytes = value.bytes;
+      *size = value.size;
+      return 0;
+    case ARROW_BINARY_NEGATIVE_OFFSET:
+      return comparison_differ(c, "offset of row %" PRId64 " is negative (%" PRId64 ")", array_row,
+                               value.first);
+    case ARROW_BINARY_DECREASING:
+      return comparison_differ(c, "offsets decrease at row %" PRId64, array_row);
+    case ARROW_BINARY_NO_DATA:
+      return need_buffer(c, array, value.buffer, value.buffer == 2 ? "data" : "variadic data");
+    case ARROW_BINARY_NEGATIVE_SIZE:
+      return comparison_differ(c, "view of row %" PRId64 " has a negative size", array_row);
+    case ARROW_BINARY_NO_VARIADIC:
+      return comparison_differ(c, "view of row %" PRId64 " names variadic buffer %d of %" PRId64, array_row,
+                               (int)value.index, value.n_variadic);
+    case ARROW_BINARY_NO_SIZES:
+      return comparison_differ(c, "the variadic buffer sizes buffer is NULL");
+    case ARROW_BINARY_PAST_VARIADIC:
+      return comparison_differ(c,
+                               "view of row %" PRId64 " reaches past variadic buffer %d (%" PRId64 " bytes)",
+                               array_row, (int)value.index, value.buffer_size);
+    case ARROW_BINARY_PREFIX:
+      break;
   }
-  const uint8_t* view = (const uint8_t*)array->buffers[1] + 16 * p;
-  int32_t size32, index, offset;
-  memcpy(&size32, view, 4);
-  *size = size32;
-  if (size32 < 0) return comparison_differ(c, "view of row %" PRId64 " has a negative size", array_row);
-  if (size32 <= 12) {
-    *bytes = view + 4;
-    return 0;
-  }
-  memcpy(&index, view + 8, 4);
-  memcpy(&offset, view + 12, 4);
-  int64_t n_variadic = array->n_buffers - 3;
-  if (index < 0 || index >= n_variadic) {
-    return comparison_differ(c, "view of row %" PRId64 " names variadic buffer %d of %" PRId64, array_row,
-                             index, n_variadic);
-  }
-  const int64_t* sizes = array->buffers[array->n_buffers - 1];
-  /* spec (CDataInterface.rst, "Binary view arrays"): the last buffer holds
-   * the variadic buffers' sizes. */
-  if (sizes == NULL) return comparison_differ(c, "the variadic buffer sizes buffer is NULL");
-  if (offset < 0 || offset > sizes[index] - size32) {
-    return comparison_differ(c, "view of row %" PRId64 " reaches past variadic buffer %d (%" PRId64 " bytes)",
-                             array_row, index, sizes[index]);
-  }
-  if (need_buffer(c, array, 2 + index, "variadic data") != 0) return -1;
-  *bytes = (const uint8_t*)array->buffers[2 + index] + offset;
-  if (memcmp(*bytes, view + 4, 4) != 0) {
-    return comparison_differ(
-        c, "view of row %" PRId64 " has a prefix that differs from its value's first bytes", array_row);
-  }
-  return 0;
+  return comparison_differ(
+      c, "view of row %" PRId64 " has a prefix that differs from its value's first bytes", array_row);
 }
 
 /* The same from the model, which the reader checked. */
@@ -457,20 +380,6 @@ static int compare_union(struct comparison* c, const struct rows* node, int64_t 
   return compare_child_span(c, node, child, model_offset, offset, 1, array_row);
 }
 
-/* The run (logical row of the run ends) holding position `position`, or -1. */
-static int64_t find_run(const void* run_ends, int width, int64_t first, int64_t count, int64_t position) {
-  int64_t low = 0, high = count;
-  while (low < high) {
-    int64_t middle = low + (high - low) / 2;
-    if (arrow_json_load_int(run_ends, width, true, first + middle) > position) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
-  }
-  return low < count ? low : -1;
-}
-
 static int compare_run_end_encoded(struct comparison* c, const struct rows* node, int64_t model_row,
                                    int64_t array_row) {
   struct rows run_ends = child_rows(node, 0);
@@ -479,12 +388,13 @@ static int compare_run_end_encoded(struct comparison* c, const struct rows* node
   if (ends->length > 0 && ends->buffers[1] == NULL)
     return comparison_differ(c, "run_ends has no values buffer");
   int64_t p = node->array->offset + array_row;
-  int64_t run = find_run(ends->buffers[1], width, ends->offset, ends->length, p);
+  int64_t run = arrow_json_find_run(ends->buffers[1], width, ends->offset, ends->length, p);
   if (run < 0) {
     return comparison_differ(c, "row %" PRId64 " is past the last run end (%" PRId64 " runs)", array_row,
                              ends->length);
   }
-  int64_t model_run = find_run(run_ends.model->buffers[1].bytes, width, 0, run_ends.model->length, model_row);
+  int64_t model_run =
+      arrow_json_find_run(run_ends.model->buffers[1].bytes, width, 0, run_ends.model->length, model_row);
   return compare_child_span(c, node, 1, model_run, run, 1, array_row);
 }
 

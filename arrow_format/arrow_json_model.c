@@ -151,6 +151,20 @@ int64_t arrow_json_first_int32_column(const struct arrow_json_file* file) {
   return -1;
 }
 
+int64_t arrow_json_find_run(const void* run_ends, int bit_width, int64_t first, int64_t count,
+                            int64_t position) {
+  int64_t low = 0, high = count;
+  while (low < high) {
+    int64_t middle = low + (high - low) / 2;
+    if (arrow_json_load_int(run_ends, bit_width, true, first + middle) > position) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  return low < count ? low : -1;
+}
+
 bool arrow_json_row_valid(const struct arrow_json_column* column, int64_t row) {
   return column->validity == NULL || column->validity[row] != 0;
 }

@@ -24,6 +24,9 @@
 #   4. Batches per second through the reference device stream and tasks per
 #      second through the reference async pair, beside bare calls
 #      (tests/benchmarks/bench_stream_throughput.c; target: >= 10^5 tasks/s).
+#   5. The logical comparison beside the exact one on 10^6-row int32 and utf8
+#      columns, and on the same rows in 8192-row batches and as string views
+#      (tests/benchmarks/bench_logical_compare.c).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"
@@ -108,3 +111,4 @@ printf 'benchmark: runner overhead, --jobs 1: run %.3f s (%.0f cases/s), fork+dl
   "$s" "$(echo "$cases / $s" | bc -l)" "$f" "$(echo "$s / $f" | bc -l)"
 "$build/bench_validation_throughput"
 "$build/bench_stream_throughput"
+"$build/bench_logical_compare"

@@ -4,39 +4,13 @@
  * still equal the fixture's; and each invariant, written into an exported
  * array by hand, is seen by its family with a message naming the place. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arrow_format/arrow_structure.h"
 #include "reference_core.h"
-
-#ifndef ADC_SOURCE_DIR
-#error "ADC_SOURCE_DIR names the source tree"
-#endif
-
-static const char* const fixture_folders[] = {ADC_SOURCE_DIR "/fixtures/data",
-                                              ADC_SOURCE_DIR "/fixtures/columnar"};
-
-/* Calls `visit` on the path of every bundled fixture. */
-static int each_fixture(void (*visit)(const char* path, void* context), void* context) {
-  int n = 0;
-  for (size_t f = 0; f < sizeof(fixture_folders) / sizeof(fixture_folders[0]); f++) {
-    DIR* dir = opendir(fixture_folders[f]);
-    ck_assert_ptr_nonnull(dir);
-    for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
-      size_t length = strlen(entry->d_name);
-      if (length < 6 || strcmp(entry->d_name + length - 5, ".json") != 0) continue;
-      char path[1024];
-      snprintf(path, sizeof(path), "%s/%s", fixture_folders[f], entry->d_name);
-      visit(path, context);
-      n++;
-    }
-    closedir(dir);
-  }
-  return n;
-}
+#include "unit_test_support.h"
 
 static struct arrow_json_file load(const char* path) {
   struct arrow_json_file file;
@@ -68,7 +42,7 @@ static void assert_valid(const char* path, void* context) {
 }
 
 START_TEST(every_fixture_is_structurally_valid) {
-  ck_assert_int_gt(each_fixture(assert_valid, NULL), 20);
+  ck_assert_int_gt(each_bundled_fixture(assert_valid, NULL), 20);
 }
 END_TEST
 
@@ -111,7 +85,7 @@ static void assert_breaks_alone(const char* path, void* context) {
 
 START_TEST(each_break_is_seen_by_its_family_alone) {
   struct break_tally tally = {{0}};
-  each_fixture(assert_breaks_alone, &tally);
+  each_bundled_fixture(assert_breaks_alone, &tally);
   for (int f = 0; f < ARROW_STRUCTURE_FAMILY_COUNT; f++)
     ck_assert_msg(tally.broken[f] > 0, "no bundled fixture takes the %s break",
                   arrow_structure_families[f].name);

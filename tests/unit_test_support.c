@@ -1,5 +1,6 @@
 #include "unit_test_support.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,25 @@ static char* slurp(FILE* f) {
   }
   text[size] = '\0';
   return text;
+}
+
+int each_bundled_fixture(void (*visit)(const char* path, void* context), void* context) {
+  static const char* const folders[] = {SOURCE_PATH("fixtures/data"), SOURCE_PATH("fixtures/columnar")};
+  int n = 0;
+  for (size_t f = 0; f < sizeof(folders) / sizeof(folders[0]); f++) {
+    DIR* dir = opendir(folders[f]);
+    ck_assert_msg(dir != NULL, "%s does not open", folders[f]);
+    for (struct dirent* entry; (entry = readdir(dir)) != NULL;) {
+      size_t length = strlen(entry->d_name);
+      if (length < 6 || strcmp(entry->d_name + length - 5, ".json") != 0) continue;
+      char path[1024];
+      snprintf(path, sizeof(path), "%s/%s", folders[f], entry->d_name);
+      visit(path, context);
+      n++;
+    }
+    closedir(dir);
+  }
+  return n;
 }
 
 int run_suite(Suite* suite) {

@@ -18,6 +18,12 @@
  * them, so that the generated set (fixtures/columnar) can grow. */
 #define HAND_WRITTEN_FIXTURES SOURCE_PATH("fixtures/data")
 
+/* Calls `visit` on the path of every bundled fixture (fixtures/data and
+ * fixtures/columnar, the set a run reads by default:
+ * harness/runner/fixture_set.c); returns how many there were.  The test
+ * fails where a folder does not open. */
+int each_bundled_fixture(void (*visit)(const char* path, void* context), void* context);
+
 /* Runs a Check suite; returns the process exit status. */
 int run_suite(Suite* suite);
 

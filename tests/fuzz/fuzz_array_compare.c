@@ -12,13 +12,23 @@
  * fuzz_array.h).  Besides not crashing, the comparison must
  *   - leave a NUL-terminated difference whenever it reports one, and
  *   - give the same answer on the mirror as on the array itself, since a
- *     producer's verdict must not depend on where its data live. */
+ *     producer's verdict must not depend on where its data live.
+ * The logical comparison (arrow_format/arrow_logical.h) reads the same
+ * schemas and batches, a batch by the fixture's own schema (a view of it):
+ * it must not crash either, must end its difference, and must find equal
+ * every batch the exact comparison finds equal (the same values in the
+ * same representation are logically equal), but for one rule of its own:
+ * a record batch's null_count is 0 or -1 and its validity bitmap, where
+ * it has one, all set (spec, "Record batches"), where the exact
+ * comparison reads a positive null_count alone. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arrow_format/arrow_json_mirror.h"
+#include "arrow_format/arrow_json_view.h"
+#include "arrow_format/arrow_logical.h"
 #include "fuzz_array.h"
 #include "fuzz_layout_array.h"
 #include "fuzz_schema.h"
@@ -27,6 +37,7 @@
 #define MAX_FIXTURES 64
 
 static struct arrow_json_file fixtures[MAX_FIXTURES];
+static struct ArrowSchema fixture_schemas[MAX_FIXTURES]; /* views, for the logical comparison */
 static size_t n_fixtures;
 
 static void require(int condition, const char* promise) {
@@ -92,6 +103,8 @@ int LLVMFuzzerInitialize(int* argc, char*** argv) {
   load_folder(ADC_FIXTURES_DIR);
   load_folder(ADC_GENERATED_FIXTURES_DIR);
   require(n_fixtures > 0, "there is a fixture");
+  for (size_t i = 0; i < n_fixtures; i++)
+    require(arrow_json_view_schema(&fixtures[i], &fixture_schemas[i]) == 0, "a fixture's schema has a view");
   return 0;
 }
 
@@ -113,6 +126,28 @@ static void check_difference(int result, const char* difference, size_t size) {
 
 enum what { SCHEMA, BATCH, COLUMN, DICTIONARY_VALUES, WHAT_COUNT };
 
+/* The fixture's own schema, as a view. */
+static const struct ArrowSchema* schema_of(const struct arrow_json_file* file) {
+  return &fixture_schemas[file - fixtures];
+}
+
+/* The logical comparison of a batch the exact one judged (`exact`): no
+ * crash, an ended difference, and equal where the exact one is. */
+static void compare_logically(const struct arrow_json_file* file, int64_t batch,
+                              const struct ArrowArray* array, int exact) {
+  if (batch < 0 || batch >= file->n_batches) return;
+  char difference[512];
+  unwritten(difference, sizeof(difference));
+  const struct ArrowArray* batches[] = {array};
+  int result =
+      arrow_logical_compare_batches(file, batch, schema_of(file), batches, 1, difference, sizeof(difference));
+  check_difference(result, difference, sizeof(difference));
+  if (exact == 0 && result != 0 && strstr(difference, "a record batch has no nulls") == NULL) {
+    fprintf(stderr, "logically: %s\n", difference);
+    require(0, "what the exact comparison finds equal is logically equal");
+  }
+}
+
 /* What the rules compare, on the array and on its mirror. */
 static void compare(const struct arrow_json_file* file, enum what what, int64_t batch, int64_t column,
                     const struct ArrowArray* array) {
@@ -129,6 +164,7 @@ static void compare(const struct arrow_json_file* file, enum what what, int64_t 
   switch (what) {
     case BATCH:
       result = arrow_json_compare_batch(file, batch, array, direct, sizeof(direct));
+      compare_logically(file, batch, array, result);
       copied = arrow_json_mirror_batch(&mirror, file, array, &host);
       if (copied == 0) host_result = arrow_json_compare_batch(file, batch, &host, mirrored, sizeof(mirrored));
       break;
@@ -206,6 +242,12 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     unwritten(difference, sizeof(difference));
     check_difference(arrow_json_compare_schema(file, schema, difference, sizeof(difference)), difference,
                      sizeof(difference));
+    unwritten(difference, sizeof(difference));
+    check_difference(arrow_logical_compare_schema(file, schema, difference, sizeof(difference)), difference,
+                     sizeof(difference));
+    unwritten(difference, sizeof(difference));
+    arrow_logical_describe_changes(file, schema, difference, sizeof(difference));
+    check_difference(-1, difference, sizeof(difference)); /* its text is ended, changes or difference */
   } else if (what == BATCH) {
     /* One batch past each end too: the rules never ask for those, the
      * comparison must still refuse them. */
