@@ -144,6 +144,14 @@ int64_t arrow_json_field_flags(const struct arrow_json_field* field);
 size_t arrow_json_metadata_size(const struct arrow_json_metadata* metadata);
 void arrow_json_metadata_encode(const struct arrow_json_metadata* metadata, void* out);
 
+/* Compares `exported` (an "ArrowSchema.metadata" encoding, or NULL) with
+ * `expected` as sets of key/value pairs, in any order, as Arrow compares
+ * metadata (arrow_logical.h, clause 3; arrow_logical_metadata.c), reading
+ * the encoding no further than it could still match.  0, or -1 with the
+ * difference in `err`. */
+int arrow_json_compare_metadata_pairs(const char* exported, const struct arrow_json_metadata* expected,
+                                      char* err, size_t err_size);
+
 /* Stores `value` as element `index` of an integer buffer of `bit_width` bits. */
 void arrow_json_store_int(void* data, int bit_width, int64_t index, int64_t value);
 /* Reads element `index` of an integer buffer of `bit_width` bits. */

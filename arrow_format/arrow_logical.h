@@ -23,7 +23,9 @@
  *    encoded.  Then these physical types are one logical type, their values
  *    compared as values:
  *      - string, large string, string view: "u", "U", "vu";
- *      - binary, large binary, binary view: "z", "Z", "vz";
+ *      - binary, large binary, binary view, and fixed-size binary of any
+ *        width: "z", "Z", "vz", "w:N" (its values are bytes too: a
+ *        library without the type keeps them as binaries);
  *      - list, large list, list view, large list view: "+l", "+L", "+vl",
  *        "+vL", their elements compared recursively.
  *    Every other type must have the same format on both sides, parameters
@@ -120,10 +122,13 @@ extern "C" {
  *
  * Reads everything it is given and changes nothing; the caller keeps
  * ownership of `file`, `schema` and `arrays`.  Returns 0 when equal, else
- * -1 with the first difference, with its path, written to `err` ("column
- * 'b' > child 'c': value at row 3 is 7, fixture has 9"; "exported batch 2:
- * column 'a': n_buffers is 2, a binary view array (\"vu\") has at least
- * 3"). */
+ * the kind of the first difference (enum arrow_json_difference: of types
+ * ARROW_JSON_DIFFERENT_TYPES, of buffer or child counts
+ * ARROW_JSON_DIFFERENT_COUNTS, of a dictionary's presence
+ * ARROW_JSON_DIFFERENT_DICTIONARY, else ARROW_JSON_DIFFERENT_DATA, which
+ * is -1) with it, with its path, written to `err` ("column 'b' > child
+ * 'c': value at row 3 is 7, fixture has 9"; "exported batch 2: column 'a':
+ * n_buffers is 2, a binary view array (\"vu\") has at least 3"). */
 int arrow_logical_compare_batches(const struct arrow_json_file* file, int64_t fixture_batch,
                                   const struct ArrowSchema* schema, const struct ArrowArray* const* arrays,
                                   int64_t n_arrays, char* err, size_t err_size);
@@ -138,6 +143,58 @@ int arrow_logical_compare_batches(const struct arrow_json_file* file, int64_t fi
  * "column 'a': type is int64 (l), fixture has int32 (i)"). */
 int arrow_logical_compare_schema(const struct arrow_json_file* file, const struct ArrowSchema* schema,
                                  char* err, size_t err_size);
+
+/* What arrow_logical_compare_schema_aspects compares besides the types
+ * (clause 1), which it always walks. */
+enum arrow_logical_aspect {
+  ARROW_LOGICAL_TYPES = 0,
+  ARROW_LOGICAL_NAMES = 1 << 0,    /* clause 2 */
+  ARROW_LOGICAL_METADATA = 1 << 1, /* clause 3 */
+  /* The flags of every node (outside logical equality: clause 4), kept
+   * as the fixture has them where the node keeps what a flag is about:
+   * ARROW_FLAG_DICTIONARY_ORDERED where both sides are dictionary-encoded
+   * (spec: it "is ignored if the field is not dictionary-encoded"),
+   * ARROW_FLAG_MAP_KEYS_SORTED on a map, ARROW_FLAG_NULLABLE everywhere. */
+  ARROW_LOGICAL_FLAGS = 1 << 2,
+  /* With ARROW_LOGICAL_FLAGS: ARROW_FLAG_NULLABLE may be set where the
+   * fixture has it clear (a library whose model has no non-nullable
+   * columns widens them), never cleared where it is set. */
+  ARROW_LOGICAL_NULLABLE_MAY_WIDEN = 1 << 3,
+};
+
+/* The schema compared on the types and the aspects asked (enum
+ * arrow_logical_aspect).  0; ARROW_JSON_DIFFERENT_TYPES where the types
+ * (or, asked, the names) differ; ARROW_JSON_DIFFERENT_DATA where an
+ * aspect asked besides them differs; the difference in `err`. */
+int arrow_logical_compare_schema_aspects(const struct arrow_json_file* file, const struct ArrowSchema* schema,
+                                         int aspects, char* err, size_t err_size);
+
+/* One column moved out of its batch (spec: "Moving child arrays"), read
+ * by `schema`, its own schema as the library exported it (its column's
+ * child of the batch's schema), compared with column `column` of the
+ * fixture's batch `fixture_batch`: its name and logical type, the
+ * structure of both, their rows.  Returns as
+ * arrow_logical_compare_batches. */
+int arrow_logical_compare_column(const struct arrow_json_file* file, int64_t fixture_batch, int64_t column,
+                                 const struct ArrowSchema* schema, const struct ArrowArray* array, char* err,
+                                 size_t err_size);
+
+/* Two arrays of one schema node (`schema`), compared by value as the
+ * export is compared with a fixture (clauses 5 and 6): `array` and what
+ * it should still hold, `expected` (an array of the same library made
+ * apart, such as a fresh export of the same data).  Returns as
+ * arrow_logical_compare_batches, the differences of `expected` itself
+ * marked "fixture: ". */
+int arrow_logical_compare_arrays(const struct ArrowSchema* schema, const struct ArrowArray* array,
+                                 const struct ArrowArray* expected, char* err, size_t err_size);
+
+/* A dictionary's values moved out of dictionary-encoded column `column`,
+ * read by `schema` (the column schema's `dictionary`), compared with the
+ * fixture's dictionary of that column.  Returns as
+ * arrow_logical_compare_batches. */
+int arrow_logical_compare_dictionary(const struct arrow_json_file* file, int64_t column,
+                                     const struct ArrowSchema* schema, const struct ArrowArray* array,
+                                     char* err, size_t err_size);
 
 /* The representation changes of a schema logically equal to the fixture's
  * (clause 1: its names and metadata are not read): one line per node whose

@@ -31,11 +31,14 @@ static void comparison_free(struct comparison* c) {
   free(c->fixture_batches);
 }
 
-/* The result of a comparison: 0, or -1 with its difference in `err`. */
+/* The result of a comparison: 0, or the kind of its difference (enum
+ * arrow_json_difference: data unless a check said otherwise) with it in
+ * `err`. */
 static int finish(struct comparison* c, int status, char* err, size_t err_size) {
   if (status != 0) logical_write(&c->r, err, err_size);
   comparison_free(c);
-  return status == 0 ? 0 : -1;
+  if (status == 0) return ARROW_JSON_SAME;
+  return c->r.kind != 0 ? c->r.kind : ARROW_JSON_DIFFERENT_DATA;
 }
 
 /* Both schemas as trees: the export's, then the fixture's view. */
@@ -171,17 +174,157 @@ int arrow_logical_compare_batches(const struct arrow_json_file* file, int64_t fi
   return finish(&c, compare_batches(&c, file, fixture_batch, schema, arrays, n_arrays), err, err_size);
 }
 
+/* ---- a column, a dictionary's values, on their own ---- */
+
+/* Builds the trees of `schema` and of the fixture's node `fixture_node`
+ * (a node of the schema view), compares their types (the node's name
+ * too, where `named`), the structure of `array` and of the fixture's
+ * `fixture_array`, then their rows. */
+static int compare_node(struct comparison* c, const struct ArrowSchema* schema,
+                        const struct ArrowArray* array, const struct ArrowSchema* fixture_node,
+                        const struct ArrowArray* fixture_array, bool named) {
+  struct logical_report* r = &c->r;
+  if (logical_tree_build(r, schema, &c->exported) != 0) return -1;
+  if (logical_tree_build(r, fixture_node, &c->fixture) != 0) return -1;
+  if (logical_walk_node(r, &c->exported, &c->fixture, named ? LOGICAL_NAMES : LOGICAL_TYPES, NULL, NULL) != 0)
+    return -1;
+  if (logical_check_node_structure(r, &c->exported, array) != 0) return -1;
+  int mark = logical_push_prefix(r, "fixture", -1);
+  if (logical_check_node_structure(r, &c->fixture, fixture_array) != 0) return -1;
+  logical_pop(r, mark);
+  if (array->length != fixture_array->length) {
+    return logical_fail(r, "length is %" PRId64 ", fixture has %" PRId64, array->length,
+                        fixture_array->length);
+  }
+  struct logical_side got = {&c->exported, array}, want = {&c->fixture, fixture_array};
+  int64_t at;
+  if (logical_compare_rows(r, got, want, 0, 0, array->length, &at) != 0) {
+    logical_at_row(r, at);
+    return -1;
+  }
+  return 0;
+}
+
+/* The views of the fixture's schema and of batch `batch`, for a node of
+ * them; -1 with the difference in the report. */
+static int open_fixture_views(struct comparison* c, const struct arrow_json_file* file, int64_t batch) {
+  if (batch < 0 || batch >= file->n_batches)
+    return logical_fail(&c->r, "the fixture has no batch %" PRId64, batch);
+  c->fixture_batches = calloc(1, sizeof(struct ArrowArray));
+  if (c->fixture_batches == NULL || arrow_json_view_schema(file, &c->fixture_schema) != 0 ||
+      arrow_json_view_batch(file, batch, &c->fixture_batches[0]) != 0) {
+    return logical_fail(&c->r, "out of memory");
+  }
+  c->n_fixture_batches = 1;
+  return 0;
+}
+
+int arrow_logical_compare_column(const struct arrow_json_file* file, int64_t fixture_batch, int64_t column,
+                                 const struct ArrowSchema* schema, const struct ArrowArray* array, char* err,
+                                 size_t err_size) {
+  struct comparison c;
+  memset(&c, 0, sizeof(c));
+  int status = 0;
+  if (column < 0 || column >= file->n_fields) {
+    status = logical_fail(&c.r, "the fixture has no column %" PRId64, column);
+  } else {
+    logical_push(&c.r, "column", file->fields[column].name, -1);
+    status = open_fixture_views(&c, file, fixture_batch);
+  }
+  if (status == 0) {
+    status = compare_node(&c, schema, array, c.fixture_schema.children[column],
+                          c.fixture_batches[0].children[column], true);
+  }
+  return finish(&c, status, err, err_size);
+}
+
+int arrow_logical_compare_dictionary(const struct arrow_json_file* file, int64_t column,
+                                     const struct ArrowSchema* schema, const struct ArrowArray* array,
+                                     char* err, size_t err_size) {
+  struct comparison c;
+  memset(&c, 0, sizeof(c));
+  int status = 0;
+  if (column < 0 || column >= file->n_fields || !file->fields[column].is_dictionary) {
+    status = logical_fail(&c.r, "the fixture's column %" PRId64 " is not dictionary-encoded", column);
+  } else {
+    logical_push(&c.r, "column", file->fields[column].name, -1);
+    logical_push(&c.r, "dictionary", NULL, -1);
+    /* Every batch shares the dictionary (the integration format's
+     * dictionaries are the file's): the first batch's view holds it. */
+    status = open_fixture_views(&c, file, 0);
+  }
+  if (status == 0) {
+    status = compare_node(&c, schema, array, c.fixture_schema.children[column]->dictionary,
+                          c.fixture_batches[0].children[column]->dictionary, false);
+  }
+  return finish(&c, status, err, err_size);
+}
+
+int arrow_logical_compare_arrays(const struct ArrowSchema* schema, const struct ArrowArray* array,
+                                 const struct ArrowArray* expected, char* err, size_t err_size) {
+  struct comparison c;
+  memset(&c, 0, sizeof(c));
+  return finish(&c, compare_node(&c, schema, array, schema, expected, false), err, err_size);
+}
+
 /* ---- schemas ---- */
 
-int arrow_logical_compare_schema(const struct arrow_json_file* file, const struct ArrowSchema* schema,
-                                 char* err, size_t err_size) {
+/* The flags of a pair of nodes (ARROW_FLAG_*): kept as the fixture has
+ * them, where the node keeps the encoding a flag belongs to. */
+struct flags_walk {
+  bool nullable_may_widen;
+};
+
+static int compare_flags(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
+                         void* context) {
+  const struct flags_walk* walk = context;
+  int64_t got = a->schema->flags, want = b->schema->flags;
+  bool got_nullable = (got & ARROW_FLAG_NULLABLE) != 0, want_nullable = (want & ARROW_FLAG_NULLABLE) != 0;
+  if (got_nullable != want_nullable && !(walk->nullable_may_widen && got_nullable)) {
+    return logical_fail(r, "ARROW_FLAG_NULLABLE is %s, fixture says nullable=%s",
+                        got_nullable ? "set" : "clear", want_nullable ? "true" : "false");
+  }
+  /* spec ("ArrowSchema.flags"): ARROW_FLAG_DICTIONARY_ORDERED "is ignored
+   * if the field is not dictionary-encoded": a node exported decoded has
+   * no place for it. */
+  bool got_ordered = (got & ARROW_FLAG_DICTIONARY_ORDERED) != 0;
+  bool want_ordered = (want & ARROW_FLAG_DICTIONARY_ORDERED) != 0;
+  if (a->dictionary != NULL && b->dictionary != NULL && got_ordered != want_ordered) {
+    return logical_fail(r, "ARROW_FLAG_DICTIONARY_ORDERED is %s, fixture says %s",
+                        got_ordered ? "set" : "clear", want_ordered ? "isOrdered" : "not isOrdered");
+  }
+  bool got_sorted = (got & ARROW_FLAG_MAP_KEYS_SORTED) != 0,
+       want_sorted = (want & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
+  if (b->type.layout == ARROW_LAYOUT_MAP && got_sorted != want_sorted) {
+    return logical_fail(r, "ARROW_FLAG_MAP_KEYS_SORTED is %s, fixture says %s", got_sorted ? "set" : "clear",
+                        want_sorted ? "keysSorted" : "not keysSorted");
+  }
+  return 0;
+}
+
+int arrow_logical_compare_schema_aspects(const struct arrow_json_file* file, const struct ArrowSchema* schema,
+                                         int aspects, char* err, size_t err_size) {
   struct comparison c;
   memset(&c, 0, sizeof(c));
   int status = open_trees(&c, file, schema);
-  if (status == 0)
-    status =
-        logical_walk_columns(&c.r, &c.exported, &c.fixture, LOGICAL_NAMES | LOGICAL_METADATA, NULL, NULL);
+  int walked = LOGICAL_TYPES;
+  if (aspects & ARROW_LOGICAL_NAMES) walked |= LOGICAL_NAMES;
+  if (aspects & ARROW_LOGICAL_METADATA) walked |= LOGICAL_METADATA;
+  struct flags_walk flags = {(aspects & ARROW_LOGICAL_NULLABLE_MAY_WIDEN) != 0};
+  bool with_flags = (aspects & ARROW_LOGICAL_FLAGS) != 0;
+  if (status == 0) {
+    status = logical_walk_columns(&c.r, &c.exported, &c.fixture, walked, with_flags ? compare_flags : NULL,
+                                  &flags);
+  }
   return finish(&c, status, err, err_size);
+}
+
+int arrow_logical_compare_schema(const struct arrow_json_file* file, const struct ArrowSchema* schema,
+                                 char* err, size_t err_size) {
+  return arrow_logical_compare_schema_aspects(file, schema, ARROW_LOGICAL_NAMES | ARROW_LOGICAL_METADATA, err,
+                                              err_size) == 0
+             ? 0
+             : -1;
 }
 
 /* ---- representation changes ---- */

@@ -7,9 +7,11 @@
  * is read only as far as it could still match the fixture's: its count
  * must be the fixture's, and no length is followed past the longest key or
  * value the fixture has. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrow_format/arrow_json.h"
 #include "arrow_format/arrow_logical_tree.h"
 
 /* One pair, pointing into its encoding. */
@@ -107,6 +109,23 @@ static int compare_pairs(struct logical_report* r, const char* exported, const s
     at = got.value + got.value_size;
   }
   free(used);
+  return status;
+}
+
+int arrow_json_compare_metadata_pairs(const char* exported, const struct arrow_json_metadata* expected,
+                                      char* err, size_t err_size) {
+  size_t size = arrow_json_metadata_size(expected);
+  char* encoded = size > 0 ? malloc(size) : NULL;
+  if (size > 0 && encoded == NULL) {
+    snprintf(err, err_size, "out of memory");
+    return -1;
+  }
+  if (encoded != NULL) arrow_json_metadata_encode(expected, encoded);
+  struct logical_report r;
+  memset(&r, 0, sizeof(r));
+  int status = logical_compare_metadata(&r, exported, encoded);
+  free(encoded);
+  if (status != 0) snprintf(err, err_size, "%s", r.detail);
   return status;
 }
 

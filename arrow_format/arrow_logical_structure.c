@@ -6,6 +6,7 @@
  * (arrow_logical_values.c). */
 #include <inttypes.h>
 
+#include "arrow_format/arrow_json.h"
 #include "arrow_format/arrow_logical_tree.h"
 #include "arrow_format/arrow_null_count.h"
 
@@ -19,6 +20,10 @@ static int check_null_count(struct logical_report* r, const struct logical_node*
     return logical_fail(r, "%s", why);
   return 0;
 }
+
+/* A difference of counts (the layout rules'): its kind, then the report. */
+#define COUNTS(r) ((r)->kind = ARROW_JSON_DIFFERENT_COUNTS, (r))
+#define DICTIONARY(r) ((r)->kind = ARROW_JSON_DIFFERENT_DICTIONARY, (r))
 
 /* spec ("Record batches"): a record batch is a struct array without nulls
  * of its own: its null_count 0 (or -1, not computed), its validity bitmap,
@@ -40,22 +45,22 @@ static int check_counts(struct logical_report* r, const struct logical_node* nod
     /* spec (CDataInterface.rst, "Binary view arrays"): the validity and
      * views buffers, the variadic data buffers, then their sizes. */
     if (array->n_buffers < 3) {
-      return logical_fail(r, "n_buffers is %" PRId64 ", a binary view array (\"%s\") has at least 3",
+      return logical_fail(COUNTS(r), "n_buffers is %" PRId64 ", a binary view array (\"%s\") has at least 3",
                           array->n_buffers, type->format);
     }
     n_variadic = array->n_buffers - 3;
   }
   int64_t n_buffers = arrow_layout_buffer_count(type->layout, n_variadic);
   if (array->n_buffers != n_buffers) {
-    return logical_fail(r, "n_buffers is %" PRId64 ", a %s array (\"%s\") has %" PRId64, array->n_buffers,
-                        arrow_layout_of(type->layout)->name, type->format, n_buffers);
+    return logical_fail(COUNTS(r), "n_buffers is %" PRId64 ", a %s array (\"%s\") has %" PRId64,
+                        array->n_buffers, arrow_layout_of(type->layout)->name, type->format, n_buffers);
   }
-  if (n_buffers > 0 && array->buffers == NULL) return logical_fail(r, "buffers is NULL");
+  if (n_buffers > 0 && array->buffers == NULL) return logical_fail(COUNTS(r), "buffers is NULL");
   if (array->n_children != node->n_children) {
-    return logical_fail(r, "n_children is %" PRId64 ", its schema has %" PRId64, array->n_children,
+    return logical_fail(COUNTS(r), "n_children is %" PRId64 ", its schema has %" PRId64, array->n_children,
                         node->n_children);
   }
-  if (node->n_children > 0 && array->children == NULL) return logical_fail(r, "children is NULL");
+  if (node->n_children > 0 && array->children == NULL) return logical_fail(COUNTS(r), "children is NULL");
   return 0;
 }
 
@@ -64,14 +69,15 @@ static int check_counts(struct logical_report* r, const struct logical_node* nod
 static int check_dictionary(struct logical_report* r, const struct logical_node* node,
                             const struct ArrowArray* array) {
   if (node->dictionary == NULL) {
-    if (array->dictionary != NULL) return logical_fail(r, "dictionary is set, its schema has none");
+    if (array->dictionary != NULL)
+      return logical_fail(DICTIONARY(r), "dictionary is set, its schema has none");
     return 0;
   }
   if (array->dictionary == NULL)
-    return logical_fail(r, "dictionary is NULL, its schema is dictionary-encoded");
+    return logical_fail(DICTIONARY(r), "dictionary is NULL, its schema is dictionary-encoded");
   /* Read as the values' type, the indices' own buffers would be read past
    * their end. */
-  if (array->dictionary == array) return logical_fail(r, "dictionary is the array itself");
+  if (array->dictionary == array) return logical_fail(DICTIONARY(r), "dictionary is the array itself");
   int mark = logical_push(r, "dictionary", NULL, -1);
   if (check_array(r, node->dictionary, array->dictionary, 1) != 0) return -1;
   logical_pop(r, mark);
@@ -109,7 +115,7 @@ static int check_array(struct logical_report* r, const struct logical_node* node
   if (check_dictionary(r, node, array) != 0) return -1;
   for (int64_t i = 0; i < node->n_children; i++) {
     const struct ArrowArray* child = array->children[i];
-    if (child == NULL) return logical_fail(r, "children[%" PRId64 "] is NULL", i);
+    if (child == NULL) return logical_fail(COUNTS(r), "children[%" PRId64 "] is NULL", i);
     int mark = logical_push(r, depth == 0 ? "column" : "child", logical_name(&node->children[i]), -1);
     if (check_array(r, &node->children[i], child, depth + 1) != 0) return -1;
     logical_pop(r, mark);
@@ -121,4 +127,10 @@ int logical_check_structure(struct logical_report* r, const struct logical_node*
                             const struct ArrowArray* array) {
   if (array == NULL) return logical_fail(r, "array is NULL");
   return check_array(r, node, array, 0);
+}
+
+int logical_check_node_structure(struct logical_report* r, const struct logical_node* node,
+                                 const struct ArrowArray* array) {
+  if (array == NULL) return logical_fail(r, "array is NULL");
+  return check_array(r, node, array, 1);
 }

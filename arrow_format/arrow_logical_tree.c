@@ -155,6 +155,9 @@ const struct logical_node* logical_decoded(const struct logical_node* node) {
 enum family { FAMILY_OWN, FAMILY_STRING, FAMILY_BINARY, FAMILY_LIST };
 
 static enum family family_of(const struct arrow_format_type* type) {
+  /* A fixed-size binary's values are bytes, as a binary's are: a library
+   * without the type (polars, DuckDB) keeps them as binaries. */
+  if (type->row != NULL && type->row->kind == ARROW_JSON_FIXED_SIZE_BINARY) return FAMILY_BINARY;
   switch (type->layout) {
     case ARROW_LAYOUT_BINARY:
     case ARROW_LAYOUT_LARGE_BINARY:

@@ -49,6 +49,10 @@ struct logical_report {
   bool has_row;        /* the difference is at a row (`row`), not in a node's structure */
   const char* subject; /* written before "row R" ("value at "), with has_row */
   int64_t row;         /* the row of the whole concatenation, set by the top of the comparison */
+  /* What the difference is (enum arrow_json_difference): 0 for one of
+   * data, set by the checks that find a difference of counts, of a
+   * dictionary's presence or of types before they fail. */
+  int kind;
   char detail[480];
 };
 
@@ -123,6 +127,10 @@ typedef int (*logical_visit)(struct logical_report* r, const struct logical_node
  * the first difference in `r`. */
 int logical_walk_columns(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
                          int aspects, logical_visit visit, void* context);
+/* The same for one pair of nodes, `a` the export's and `b` the fixture's,
+ * as a column is walked (its own name compared where NAMES is asked). */
+int logical_walk_node(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
+                      int aspects, logical_visit visit, void* context);
 
 /* ---- metadata (arrow_logical_metadata.c) ---- */
 
@@ -146,6 +154,10 @@ struct logical_side {
  * difference in `r`. */
 int logical_check_structure(struct logical_report* r, const struct logical_node* node,
                             const struct ArrowArray* array);
+/* The same for an array that is no record batch (a column moved out of
+ * its batch, a dictionary's values). */
+int logical_check_node_structure(struct logical_report* r, const struct logical_node* node,
+                                 const struct ArrowArray* array);
 
 /* Compares rows `a_row` of `a` and `b_row` of `b` onward, `n` of each
  * (logical rows of each array: its offset is added), of two nodes of one

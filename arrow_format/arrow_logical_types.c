@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "arrow_format/arrow_json.h"
 #include "arrow_format/arrow_logical_tree.h"
 
 struct walk {
@@ -28,6 +29,7 @@ static int walk_pair(struct logical_report* r, const struct walk* w, const struc
 static int walk_children(struct logical_report* r, const struct walk* w, const struct logical_node* a,
                          const struct logical_node* b, enum child_role role) {
   if (a->n_children != b->n_children) {
+    r->kind = ARROW_JSON_DIFFERENT_TYPES;
     return logical_fail(r, "type has %" PRId64 " children, fixture has %" PRId64, a->n_children,
                         b->n_children);
   }
@@ -57,8 +59,10 @@ static int walk_children(struct logical_report* r, const struct walk* w, const s
 
 static int walk_pair(struct logical_report* r, const struct walk* w, const struct logical_node* a,
                      const struct logical_node* b, enum child_role role) {
-  if ((w->aspects & LOGICAL_NAMES) && role == ROLE_FIELD && strcmp(logical_name(a), logical_name(b)) != 0)
+  if ((w->aspects & LOGICAL_NAMES) && role == ROLE_FIELD && strcmp(logical_name(a), logical_name(b)) != 0) {
+    r->kind = ARROW_JSON_DIFFERENT_TYPES;
     return logical_fail(r, "name is \"%s\", fixture has \"%s\"", logical_name(a), logical_name(b));
+  }
   if ((w->aspects & LOGICAL_METADATA) &&
       logical_compare_metadata(r, a->schema->metadata, b->schema->metadata) != 0)
     return -1;
@@ -68,10 +72,17 @@ static int walk_pair(struct logical_report* r, const struct walk* w, const struc
     char got[160], want[160];
     arrow_format_describe(&da->type, got, sizeof(got));
     arrow_format_describe(&db->type, want, sizeof(want));
+    r->kind = ARROW_JSON_DIFFERENT_TYPES;
     return logical_fail(r, "type is %s, fixture has %s", got, want);
   }
   if (w->visit != NULL && w->visit(r, a, b, w->context) != 0) return -1;
   return walk_children(r, w, da, db, role);
+}
+
+int logical_walk_node(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
+                      int aspects, logical_visit visit, void* context) {
+  struct walk w = {aspects, visit, context};
+  return walk_pair(r, &w, a, b, ROLE_FIELD);
 }
 
 int logical_walk_columns(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
@@ -79,16 +90,20 @@ int logical_walk_columns(struct logical_report* r, const struct logical_node* a,
   struct walk w = {aspects, visit, context};
   /* spec ("Record batches"): a record batch's schema is a struct of its
    * columns. */
-  if (a->type.layout != ARROW_LAYOUT_STRUCT || a->dictionary != NULL)
+  if (a->type.layout != ARROW_LAYOUT_STRUCT || a->dictionary != NULL) {
+    r->kind = ARROW_JSON_DIFFERENT_TYPES;
     return logical_fail(r, "top-level format is \"%s\", a record batch is \"+s\"", a->type.format);
+  }
   if (aspects & LOGICAL_METADATA) {
     int mark = logical_push(r, "schema", NULL, -1);
     if (logical_compare_metadata(r, a->schema->metadata, b->schema->metadata) != 0) return -1;
     logical_pop(r, mark);
   }
-  if (a->n_children != b->n_children)
+  if (a->n_children != b->n_children) {
+    r->kind = ARROW_JSON_DIFFERENT_TYPES;
     return logical_fail(r, "the schema has %" PRId64 " columns, fixture has %" PRId64, a->n_children,
                         b->n_children);
+  }
   for (int64_t i = 0; i < b->n_children; i++) {
     int mark = logical_push(r, "column", logical_name(&b->children[i]), -1);
     if (walk_pair(r, &w, &a->children[i], &b->children[i], ROLE_FIELD) != 0) return -1;

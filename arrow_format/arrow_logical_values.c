@@ -107,6 +107,12 @@ static int compare_bools(struct logical_report* r, const side* a, const side* b,
  * 6): a pointer and a size, or a difference. */
 static int value_bytes(struct logical_report* r, const side* s, int64_t p, const uint8_t** bytes,
                        int64_t* size) {
+  if (s->node->type.layout == ARROW_LAYOUT_FIXED_WIDTH) {
+    /* A fixed-size binary: `value_bytes` bytes a slot. */
+    *size = s->node->type.value_bytes;
+    *bytes = (const uint8_t*)s->array->buffers[1] + p * *size;
+    return 0;
+  }
   struct arrow_binary_value value;
   switch (arrow_binary_value_at(s->node->type.layout, s->array, p, &value)) {
     case ARROW_BINARY_OK:
@@ -332,6 +338,15 @@ static int compare_unions(struct logical_report* r, const side* a, const side* b
  * both sides. */
 static int compare_valid(struct logical_report* r, const side* a, const side* b, int64_t pa, int64_t pb,
                          int64_t n, int64_t* at) {
+  /* A fixed-size binary beside another binary (of another width, or
+   * variable-size): value by value. */
+  if (a->node->type.layout != b->node->type.layout ||
+      a->node->type.value_bytes != b->node->type.value_bytes) {
+    if (a->node->type.row->kind == ARROW_JSON_FIXED_SIZE_BINARY ||
+        b->node->type.row->kind == ARROW_JSON_FIXED_SIZE_BINARY) {
+      return compare_binaries(r, a, b, pa, pb, n, at);
+    }
+  }
   switch (a->node->type.layout) {
     case ARROW_LAYOUT_NULL:
       return 0;

@@ -20,6 +20,11 @@ static void judge_structure(struct adc_case_context* ctx, enum arrow_structure_f
     int result = adc_check_batch_structure(ctx, batch, array, family, found, sizeof(found));
     if (result == ADC_STRUCTURE_BREACH) {
       adc_violation(ctx, "batch %d: %s", batch, found);
+    } else if (result == ADC_STRUCTURE_OTHER_TYPES) {
+      adc_not_supported(ctx,
+                        "the structural checks read the fixture's own types, and the library keeps its own "
+                        "representation of the data: %s",
+                        found);
     } else if (result == ADC_STRUCTURE_UNREADABLE) {
       adc_unresolved(
           ctx,

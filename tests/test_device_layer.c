@@ -313,7 +313,7 @@ START_TEST(comparisons_read_a_sealed_device_through_its_copies) {
             adc_compare_column(&ctx, b, c, array.array.children[c], difference, sizeof(difference)) == 0,
             "batch %d column %ld: %s", b, (long)c, difference);
         if (file.fields[c].is_dictionary) {
-          ck_assert_int_eq(adc_compare_dictionary(&ctx, c, array.array.children[c]->dictionary, difference,
+          ck_assert_int_eq(adc_compare_dictionary(&ctx, b, c, array.array.children[c]->dictionary, difference,
                                                   sizeof(difference)),
                            0);
         }

@@ -574,12 +574,18 @@ START_TEST(metadata_is_a_set_of_pairs) {
       with_metadata("[" PAIR("origin", "test") "]", "[" PAIR("k1", "v1") "," PAIR("k2", "v2") "]");
   assert_metadata(&fixture, "[" PAIR("origin", "test") "]", "[" PAIR("k2", "v2") "," PAIR("k1", "v1") "]",
                   NULL);
-  /* The exact comparison takes the pairs in order: this one is logical. */
+  /* The exact comparison takes the pairs as a set too (one definition:
+   * arrow_json_compare_metadata_pairs), and still sees a changed value. */
   struct exported e;
   e.file = with_metadata("[" PAIR("origin", "test") "]", "[" PAIR("k2", "v2") "," PAIR("k1", "v1") "]");
   export_views(&e);
   char err[512];
+  ck_assert_int_eq(arrow_json_compare_schema(&fixture, &e.schema, err, sizeof(err)), 0);
+  exported_free(&e);
+  e.file = with_metadata("[" PAIR("origin", "test") "]", "[" PAIR("k2", "v2") "," PAIR("k1", "v0") "]");
+  export_views(&e);
   ck_assert_int_ne(arrow_json_compare_schema(&fixture, &e.schema, err, sizeof(err)), 0);
+  ck_assert_str_eq(err, "field 'a': metadata value of \"k1\" is \"v0\", fixture has \"v1\"");
   exported_free(&e);
   assert_metadata(&fixture, "[" PAIR("origin", "test") "]", "[" PAIR("k2", "v3") "," PAIR("k1", "v1") "]",
                   "column 'a': metadata value of \"k2\" is \"v3\", fixture has \"v2\"");
@@ -898,6 +904,154 @@ static void assert_equals_itself(const char* path, void* context) {
   arrow_json_file_free(&file);
 }
 
+/* A fixed-size binary's values are bytes: a library without the type
+ * (polars, DuckDB) exports them as binaries or binary views. */
+START_TEST(fixed_size_binaries_equal_their_binaries) {
+  const char* fixed = FIELD("f", JSON({"name" : "fixedsizebinary", "byteWidth" : 2}));
+  const char* rows = ONE_BATCH(
+      3, JSON({"name" : "f", "count" : 3, "VALIDITY" : [ 1, 0, 1 ], "DATA" : [ "00FF", "0000", "0102" ]}));
+  assert_same_values(fixed, "[]", rows, FIELD("f", JSON({"name" : "binary"})), "[]",
+                     ONE_BATCH(3, JSON({
+                                 "name" : "f",
+                                 "count" : 3,
+                                 "VALIDITY" : [ 1, 0, 1 ],
+                                 "OFFSET" : [ 0, 2, 2, 4 ],
+                                 "DATA" : [ "00FF", "", "0102" ]
+                               })));
+  assert_same_values(
+      fixed, "[]", rows, FIELD("f", JSON({"name" : "binaryview"})), "[]",
+      ONE_BATCH(
+          3, JSON({
+            "name" : "f",
+            "count" : 3,
+            "VALIDITY" : [ 1, 0, 1 ],
+            "VIEWS" : [
+              {"SIZE" : 2, "INLINED" : "00FF"}, {"SIZE" : 0, "INLINED" : ""}, {"SIZE" : 2, "INLINED" : "0102"}
+            ],
+            "VARIADIC_DATA_BUFFERS" : []
+          })));
+  assert_values_differ(fixed, "[]", rows, FIELD("f", JSON({"name" : "binary"})),
+                       ONE_BATCH(3, JSON({
+                                   "name" : "f",
+                                   "count" : 3,
+                                   "VALIDITY" : [ 1, 0, 1 ],
+                                   "OFFSET" : [ 0, 2, 2, 5 ],
+                                   "DATA" : [ "00FF", "", "010203" ]
+                                 })),
+                       "column 'f': value at row 2 is \"\x01\x02\x03\" (3 bytes), fixture has \"\x01\x02\"");
+  /* A wider fixed-size binary holds other values. */
+  assert_values_differ(fixed, "[]", rows, FIELD("f", JSON({"name" : "fixedsizebinary", "byteWidth" : 3})),
+                       ONE_BATCH(3, JSON({
+                                   "name" : "f",
+                                   "count" : 3,
+                                   "VALIDITY" : [ 1, 0, 1 ],
+                                   "DATA" : [ "00FF00", "000000", "010200" ]
+                                 })),
+                       "column 'f': value at row 0 is \"\" (3 bytes), fixture has \"\"");
+}
+END_TEST
+
+/* A column moved out of its batch, a dictionary's values moved out of
+ * their column, and two arrays of one schema: each by value, read by its
+ * own schema. */
+START_TEST(columns_dictionaries_and_arrays_compare_on_their_own) {
+  struct arrow_json_file fixture = file_of(COLOURS_FIELD(8, true), RED_GREEN_BLUE, COLOUR_ROWS("[0,2,0,1]"));
+  struct exported e;
+  export_of(&e, COLOURS_FIELD(32, false), COLOURS(JSON([ "blue", "green", "red" ]), JSON([ 0, 4, 9, 12 ])),
+            COLOUR_ROWS("[2,0,1,1]"));
+  char err[512] = "";
+  /* The column, re-encoded, is the fixture's column. */
+  ck_assert_msg(arrow_logical_compare_column(&fixture, 0, 0, e.schema.children[0], e.arrays[0].children[0],
+                                             err, sizeof(err)) == 0,
+                "%s", err);
+  /* Its dictionary is not the fixture's (another order)... */
+  ck_assert_int_eq(arrow_logical_compare_dictionary(&fixture, 0, e.schema.children[0]->dictionary,
+                                                    e.arrays[0].children[0]->dictionary, err, sizeof(err)),
+                   ARROW_JSON_DIFFERENT_DATA);
+  ck_assert_str_eq(err, "column 'd' > dictionary: value at row 0 is \"blue\" (4 bytes), fixture has \"red\"");
+  /* ...but it is itself, as another export of the same library holds it. */
+  struct exported again;
+  export_of(&again, COLOURS_FIELD(32, false),
+            COLOURS(JSON([ "blue", "green", "red" ]), JSON([ 0, 4, 9, 12 ])), COLOUR_ROWS("[2,0,1,1]"));
+  ck_assert_msg(
+      arrow_logical_compare_arrays(e.schema.children[0]->dictionary, e.arrays[0].children[0]->dictionary,
+                                   again.arrays[0].children[0]->dictionary, err, sizeof(err)) == 0,
+      "%s", err);
+  exported_free(&again);
+  /* A column of another batch's length, or whose buffers its own type
+   * does not have, differs; the latter is a difference of counts. */
+  e.arrays[0].children[0]->length = 3;
+  ck_assert_int_eq(arrow_logical_compare_column(&fixture, 0, 0, e.schema.children[0], e.arrays[0].children[0],
+                                                err, sizeof(err)),
+                   ARROW_JSON_DIFFERENT_DATA);
+  ck_assert_str_eq(err, "column 'd': length is 3, fixture has 4");
+  e.arrays[0].children[0]->length = 4;
+  e.arrays[0].children[0]->n_buffers = 3;
+  ck_assert_int_eq(arrow_logical_compare_column(&fixture, 0, 0, e.schema.children[0], e.arrays[0].children[0],
+                                                err, sizeof(err)),
+                   ARROW_JSON_DIFFERENT_COUNTS);
+  e.arrays[0].children[0]->n_buffers = 2;
+  exported_free(&e);
+  arrow_json_file_free(&fixture);
+}
+END_TEST
+
+/* The flags, compared where asked: kept where the node keeps what they are
+ * about; nullable widened only where asked. */
+#define ALL_VALID_COLOURS \
+  ONE_BATCH(4, "{\"name\":\"d\",\"count\":4,\"VALIDITY\":[1,1,1,1],\"DATA\":[0,2,0,1]}")
+START_TEST(flags_are_compared_where_asked) {
+  struct arrow_json_file fixture = file_of(
+      "{\"name\":\"d\",\"nullable\":false,\"type\":{\"name\":\"utf8\"},\"children\":[],\"dictionary\":{"
+      "\"id\":0,"
+      "\"indexType\":{\"name\":\"int\",\"isSigned\":true,\"bitWidth\":8},\"isOrdered\":true}}",
+      RED_GREEN_BLUE, ALL_VALID_COLOURS);
+  struct exported e;
+  e.file = file_of(
+      "{\"name\":\"d\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[],\"dictionary\":{\"id\":"
+      "0,"
+      "\"indexType\":{\"name\":\"int\",\"isSigned\":true,\"bitWidth\":8},\"isOrdered\":false}}",
+      RED_GREEN_BLUE, ALL_VALID_COLOURS);
+  export_views(&e);
+  char err[512];
+  ck_assert_int_eq(
+      arrow_logical_compare_schema_aspects(&fixture, &e.schema, ARROW_LOGICAL_NAMES, err, sizeof(err)), 0);
+  ck_assert_int_eq(
+      arrow_logical_compare_schema_aspects(&fixture, &e.schema, ARROW_LOGICAL_FLAGS, err, sizeof(err)),
+      ARROW_JSON_DIFFERENT_DATA);
+  ck_assert_str_eq(err, "column 'd': ARROW_FLAG_NULLABLE is set, fixture says nullable=false");
+  ck_assert_int_eq(
+      arrow_logical_compare_schema_aspects(
+          &fixture, &e.schema, ARROW_LOGICAL_FLAGS | ARROW_LOGICAL_NULLABLE_MAY_WIDEN, err, sizeof(err)),
+      ARROW_JSON_DIFFERENT_DATA);
+  ck_assert_str_eq(err, "column 'd': ARROW_FLAG_DICTIONARY_ORDERED is clear, fixture says isOrdered");
+  exported_free(&e);
+  /* Decoded, the column has no dictionary to be ordered: its values are
+   * the fixture's, and only the widened nullable is left. */
+  export_of(&e, FIELD("d", JSON({"name" : "utf8"})), "[]",
+            ONE_BATCH(4, JSON({
+                        "name" : "d",
+                        "count" : 4,
+                        "VALIDITY" : [ 1, 1, 0, 1 ],
+                        "OFFSET" : [ 0, 3, 7, 7, 12 ],
+                        "DATA" : [ "red", "blue", "", "green" ]
+                      })));
+  ck_assert_msg(
+      arrow_logical_compare_schema_aspects(
+          &fixture, &e.schema, ARROW_LOGICAL_FLAGS | ARROW_LOGICAL_NULLABLE_MAY_WIDEN, err, sizeof(err)) == 0,
+      "%s", err);
+  /* Types that differ are the types' difference, whatever is asked. */
+  exported_free(&e);
+  export_of(&e, INT32_FIELD("d"), "[]",
+            ONE_BATCH(1, JSON({"name" : "d", "count" : 1, "VALIDITY" : [1], "DATA" : [1]})));
+  ck_assert_int_eq(
+      arrow_logical_compare_schema_aspects(&fixture, &e.schema, ARROW_LOGICAL_FLAGS, err, sizeof(err)),
+      ARROW_JSON_DIFFERENT_TYPES);
+  exported_free(&e);
+  arrow_json_file_free(&fixture);
+}
+END_TEST
+
 START_TEST(every_fixture_equals_itself_and_not_a_changed_value) {
   struct tally tally = {0, 0};
   ck_assert_int_gt(each_bundled_fixture(assert_equals_itself, &tally), 20);
@@ -929,6 +1083,9 @@ int main(void) {
   tcase_add_test(tc, malformed_exports_are_differences_not_crashes);
   tcase_add_test(tc, malformed_views_indices_and_offsets_are_differences);
   tcase_add_test(tc, changes_are_described_with_their_paths);
+  tcase_add_test(tc, fixed_size_binaries_equal_their_binaries);
+  tcase_add_test(tc, columns_dictionaries_and_arrays_compare_on_their_own);
+  tcase_add_test(tc, flags_are_compared_where_asked);
   suite_add_tcase(suite, tc);
   return run_suite(suite);
 }

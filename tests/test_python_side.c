@@ -214,10 +214,32 @@ START_TEST(a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once) {
   const cJSON* c = report_case(report, "cpu/pycapsule.capsule.consumed_left_alone/int32_nulls");
   struct case_view v = view_of(c);
   ck_assert_msg(strcmp(v.status, "pass") == 0, "%s: %s", v.status, v.message);
-  ck_assert_msg(v.message != NULL && strstr(v.message, "waits for ever on a lock in the forked child") != NULL,
-                "%s", v.message);
+  ck_assert_msg(
+      v.message != NULL && strstr(v.message, "waits for ever on a lock in the forked child") != NULL, "%s",
+      v.message);
   double duration_ms = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "duration_ms"));
   ck_assert_msg(duration_ms < 4000, "%.0f ms: the wait was not seen before the bound", duration_ms);
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* An object whose schema (__arrow_c_schema__) says other types than its
+ * batches hold: the shim reads a batch by the object's schema, so it
+ * declines the batch, naming the difference, rather than read it by the
+ * wrong types (harness/python/schema_types.h). */
+START_TEST(a_batch_unlike_its_objects_schema_is_declined) {
+  const char* args[] = {"--producer", "python:misbehaving_python:schema_unlike_its_batches",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   BATCH_CASE,
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  const char* message;
+  ck_assert_str_eq(status_of(report, BATCH_CASE, &message), "not_supported");
+  ck_assert_msg(strstr(message, "the batch's own schema has other types than the object's schema") != NULL &&
+                    strstr(message, "'i'") != NULL && strstr(message, "'l'") != NULL,
+                "%s", message);
   cJSON_Delete(report);
 }
 END_TEST
@@ -451,6 +473,7 @@ int main(void) {
   tcase_add_test(each, the_shims_objects_are_ordinary_objects);
   tcase_add_test(each, a_stream_only_object_is_judged_through_its_stream);
   tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
+  tcase_add_test(each, a_batch_unlike_its_objects_schema_is_declined);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);

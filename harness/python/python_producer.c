@@ -37,6 +37,7 @@
 #include "adc/plugin_abi.h"
 #include "fixture_source.h"
 #include "python_runtime.h"
+#include "schema_types.h"
 #include "stream_as_device_stream.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -164,6 +165,32 @@ EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* 
   return end(&call, ok);
 }
 
+/* Whether a batch's own schema (its pair's, its stream's) has the types of
+ * the library's schema of the fixture, which the harness reads its
+ * batches by (schema_types.h); false with `message` set otherwise. */
+static bool typed_as_its_schema(const char* json_path, const struct ArrowSchema* batch_schema) {
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof(schema));
+  const char* error = adc_python_CDataIntegration_ExportSchemaFromJson(json_path, &schema);
+  char difference[512];
+  bool same = error == NULL && adc_same_schema_types(batch_schema, &schema, difference, sizeof(difference));
+  if (error != NULL) {
+    char why[1024];
+    snprintf(why, sizeof(why), "%.1000s", error);
+    snprintf(
+        message, sizeof(message),
+        "the object's schema of the fixture, which the harness reads its batches by, was not exported: %s",
+        why);
+  } else if (!same) {
+    snprintf(message, sizeof(message),
+             "the batch's own schema has other types than the object's schema of the fixture "
+             "(ExportSchemaFromJson), which the harness reads its batches by: %s",
+             difference);
+  }
+  if (schema.release != NULL) schema.release(&schema);
+  return same;
+}
+
 /* The one array of the object's C stream, for an object with no array
  * method (a data frame, a relation: "Tables / DataFrames and streams can
  * implement" __arrow_c_stream__ alone), made from a source of one batch:
@@ -172,16 +199,25 @@ EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* 
  * one array before its end; declined where it gave none (a stream need
  * not give an empty batch) or several (the library splits the batch's
  * rows), `out` left untouched. */
-static bool take_only_array_of_stream(struct call* call, struct ArrowArray* out) {
+static bool take_only_array_of_stream(struct call* call, const char* json_path, struct ArrowArray* out) {
   struct ArrowArrayStream stream;
   if (!call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) ||
       !take(call->result, "arrow_array_stream", &stream, sizeof(stream),
             offsetof(struct ArrowArrayStream, release))) {
     return false;
   }
+  struct ArrowSchema schema;
+  int code = stream.get_schema(&stream, &schema);
+  bool typed = code == 0 && typed_as_its_schema(json_path, &schema);
+  if (code == 0) schema.release(&schema);
+  if (!typed) {
+    if (code != 0)
+      snprintf(message, sizeof(message), "get_schema of the object's __arrow_c_stream__ returned %d", code);
+    stream.release(&stream);
+    return false;
+  }
   struct ArrowArray arrays[2];
   int taken = 0;
-  int code = 0;
   while (taken < 2) {
     memset(&arrays[taken], 0xA5, sizeof(arrays[taken]));
     code = stream.get_next(&stream, &arrays[taken]);
@@ -205,14 +241,36 @@ static bool take_only_array_of_stream(struct call* call, struct ArrowArray* out)
   return code == 0 && taken == 1;
 }
 
+/* Whether the schema of the (schema, array) pair `method` returned has
+ * the types of the library's schema of the fixture (typed_as_its_schema);
+ * false with `message` set otherwise. */
+static bool pair_typed_as_its_schema(struct call* call, const char* method, const char* json_path) {
+  if (second_of_pair(call, method) == NULL) return false;
+  py_object* schema = adc_py.PyTuple_GetItem(call->result, 0);
+  /* Read under whatever name the capsule has: its name is
+   * pycapsule.capsule.names's to judge, its types are this check's. */
+  const char* name = schema != NULL ? adc_py.PyCapsule_GetName(schema) : NULL;
+  const struct ArrowSchema* structure = schema != NULL && adc_py.PyCapsule_IsValid(schema, name)
+                                            ? adc_py.PyCapsule_GetPointer(schema, name)
+                                            : NULL;
+  adc_py.PyErr_Clear();
+  if (structure == NULL) {
+    snprintf(message, sizeof(message), "%s() returned a pair whose first is no capsule of a schema", method);
+    return false;
+  }
+  return typed_as_its_schema(json_path, structure);
+}
+
 /* The batch as an ArrowArray: the second of the object's
- * __arrow_c_array__() pair, else the one array of its C stream. */
-static bool take_array(struct call* call, struct ArrowArray* out) {
+ * __arrow_c_array__() pair, else the one array of its C stream; declined
+ * where its schema is not the library's schema of the fixture. */
+static bool take_array(struct call* call, const char* json_path, struct ArrowArray* out) {
   if (!adc_python_has_method(call->made, "__arrow_c_array__") &&
       adc_python_has_method(call->made, "__arrow_c_stream__")) {
-    return take_only_array_of_stream(call, out);
+    return take_only_array_of_stream(call, json_path, out);
   }
   return call_method(call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
+         pair_typed_as_its_schema(call, "__arrow_c_array__", json_path) &&
          take(second_of_pair(call, "__arrow_c_array__"), "arrow_array", out, sizeof(*out),
               offsetof(struct ArrowArray, release));
 }
@@ -220,7 +278,7 @@ static bool take_array(struct call* call, struct ArrowArray* out) {
 EXPORT const char* adc_python_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
                                                                    struct ArrowArray* out) {
   struct call call;
-  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) && take_array(&call, out);
+  bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch) && take_array(&call, json_path, out);
   return end(&call, ok);
 }
 
@@ -235,6 +293,7 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceBatchFromJson(const
   bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch);
   if (ok && adc_python_has_method(call.made, "__arrow_c_device_array__")) {
     ok = call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
+         pair_typed_as_its_schema(&call, "__arrow_c_device_array__", json_path) &&
          take(second_of_pair(&call, "__arrow_c_device_array__"), "arrow_device_array", out, sizeof(*out),
               offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
   } else if (ok) {
@@ -243,7 +302,7 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceBatchFromJson(const
      * the interface defines for the CPU added, as for streams
      * (stream_as_device_stream.h). */
     struct ArrowArray array;
-    ok = take_array(&call, &array);
+    ok = take_array(&call, json_path, &array);
     if (ok) {
       memset(out, 0, sizeof(*out));
       memcpy(&out->array, &array, sizeof(array));

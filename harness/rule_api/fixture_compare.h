@@ -31,15 +31,45 @@
  * only by producers whose data are wrong. */
 #define ADC_LATE_DATA_WATCH_SECONDS 1.0
 
-/* Batch `batch` of the fixture. */
+/* A schema the library exported (a stream's get_schema, an async
+ * producer's on_schema) compared with the fixture's: exactly, for a
+ * library of C entry points; by value for one that keeps its own model
+ * (rule_api/library.h; arrow_logical.h: types, names, metadata, and the
+ * flags as schema.flags.match_fixture judges them for it).  0, or non-zero
+ * with the first difference in `difference`. */
+int adc_compare_schema(const struct adc_case_context* ctx, const struct ArrowSchema* schema, char* difference,
+                       size_t size);
+
+/* The same for what the data need, the types and names alone (flags and
+ * metadata aside): what a rule that reads the data under a schema asks of
+ * it before its step. */
+int adc_compare_schema_types(const struct adc_case_context* ctx, const struct ArrowSchema* schema,
+                             char* difference, size_t size);
+
+/* Batch `batch` of the fixture: exactly, read by the fixture's types (a
+ * library of C entry points exports the file as written); by value, read
+ * by the library's own schema of the fixture (ExportSchemaFromJson), for
+ * one that keeps its own model. */
 int adc_compare_batch(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
                       char* difference, size_t size);
 /* Column `column` of batch `batch`, moved out of its batch. */
 int adc_compare_column(struct adc_case_context* ctx, int batch, int64_t column,
                        const struct ArrowArray* array, char* difference, size_t size);
-/* The dictionary values of dictionary-encoded column `column`. */
-int adc_compare_dictionary(struct adc_case_context* ctx, int64_t column, const struct ArrowArray* dictionary,
-                           char* difference, size_t size);
+/* The dictionary values of dictionary-encoded column `column`, moved
+ * out of batch `batch`: the fixture's dictionary; for a library that keeps
+ * its own model, the dictionary of a fresh export of that batch (its own
+ * dictionary, whose values it may order otherwise). */
+int adc_compare_dictionary(struct adc_case_context* ctx, int batch, int64_t column,
+                           const struct ArrowArray* dictionary, char* difference, size_t size);
+
+/* Whether `array` equals batch `batch` of the fixture.  If not, gives an
+ * unresolved verdict pointing at `data_rule`, the rule judging the data as
+ * they were exported: a rule about lifetime cannot be judged on data that
+ * was wrong from the start.  adc_batch_matches_before points at
+ * array.data.matches_fixture. */
+bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
+                                   const char* data_rule);
+bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array);
 
 /* For data that differ from batch `batch` now: re-reads them until they
  * equal it, for up to ADC_LATE_DATA_WATCH_SECONDS; the seconds that took,
@@ -52,6 +82,9 @@ double adc_seconds_until_batch_matches(struct adc_case_context* ctx, int batch,
 enum {
   ADC_STRUCTURE_BREACH = 1,     /* the family's first breach is in `difference` */
   ADC_STRUCTURE_UNREADABLE = 2, /* a node is not of its type (the layout and data rules' business) */
+  /* A library that keeps its own model (library.h) exports other types
+   * than the fixture's, which the checks read by: `difference` says which. */
+  ADC_STRUCTURE_OTHER_TYPES = 3,
 };
 
 /* Checks one family of structural invariants on batch `batch`, read where

@@ -1,5 +1,7 @@
 #include "rule_api/library.h"
 
+#include "adc/pycapsule_probe.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +47,9 @@ int adc_library_open(struct adc_library* library, const char* path, const char* 
   }
   ADC_PLUGIN_ENTRY_POINTS(LOOK_UP)
 #undef LOOK_UP
+  char probe[256];
+  snprintf(probe, sizeof(probe), "%s_%s", prefix, ADC_PYCAPSULE_PROBE_SUFFIX);
+  library->keeps_own_model = dlsym(library->handle, probe) != NULL;
   return 0;
 }
 

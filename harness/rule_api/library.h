@@ -31,6 +31,15 @@ struct adc_library {
   void* handle;
   bool present[ADC_EP_COUNT];
   struct adc_plugin_functions functions; /* NULL members where the library lacks one */
+  /* The library exports its own model of the data, not the fixture as
+   * written: a Python library reached through the shim (it exports the
+   * PyCapsule rules' probe, adc/pycapsule_probe.h), whose objects hold
+   * what the library made of the data it imported.  Its data are judged
+   * by their values, read by the schema it exported, and its
+   * representation by rules of their own (CONFORMANCE.md, "Values, not
+   * representations"); a C library's contract is to export the file as
+   * written, which the rules judge exactly. */
+  bool keeps_own_model;
 };
 
 /* dlopen `path` and look every entry point up.  Returns 0, or -1 with the

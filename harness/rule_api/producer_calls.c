@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rule_api/fixture_compare.h"
 #include "rule_api/library_text.h"
 #include "rule_api/needs.h"
 #include "rule_api/output_slot.h"
@@ -162,20 +161,6 @@ bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {
 const char* adc_layout_rule_of(int difference) {
   if (difference == ARROW_JSON_DIFFERENT_COUNTS) return ADC_RULE_ARRAY_LAYOUT;
   if (difference == ARROW_JSON_DIFFERENT_DICTIONARY) return ADC_RULE_ARRAY_DICTIONARY;
+  if (difference == ARROW_JSON_DIFFERENT_TYPES) return ADC_RULE_SCHEMA_TYPES;
   return NULL;
-}
-
-bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
-                                   const char* data_rule) {
-  char difference[512];
-  int result = adc_compare_batch(ctx, batch, array, difference, sizeof(difference));
-  if (result == 0) return true;
-  const char* layout_rule = adc_layout_rule_of(result);
-  adc_unresolved(ctx, "batch %d differs from the fixture before the rule's step (see %s): %s", batch,
-                 layout_rule != NULL ? layout_rule : data_rule, difference);
-  return false;
-}
-
-bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array) {
-  return adc_batch_matches_before_step(ctx, batch, array, "array.data.matches_fixture");
 }

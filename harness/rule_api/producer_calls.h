@@ -30,8 +30,10 @@
  * when the types differ. */
 #define ADC_RULE_SCHEMA_TYPES "schema.format.matches_fixture"
 #define ADC_RULE_ARRAY_DICTIONARY "array.dictionary.present_when_encoded"
-/* The layout rule that judges a comparison's result (enum
- * arrow_json_difference), or NULL when it is a difference of data. */
+/* The rule that judges a comparison's result (enum arrow_json_difference):
+ * a layout rule, the schema's types rule (a library that keeps its own
+ * model, whose schema's types are not logically the fixture's), or NULL
+ * when it is a difference of data. */
 const char* adc_layout_rule_of(int difference);
 #define ADC_RULE_VALID_EVENT "device_array.sync_event.valid_event"
 #define ADC_RULE_DATA_COMPLETE "device_array.sync_event.data_complete"
@@ -118,14 +120,5 @@ const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, ch
 
 /* BytesAllocated into `bytes`. */
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes);
-
-/* Whether `array` equals batch `batch` of the fixture.  If not, gives an
- * unresolved verdict pointing at `data_rule`, the rule judging the data as
- * they were exported: a rule about lifetime cannot be judged on data that
- * was wrong from the start.  adc_batch_matches_before points at
- * array.data.matches_fixture. */
-bool adc_batch_matches_before_step(struct adc_case_context* ctx, int batch, const struct ArrowArray* array,
-                                   const char* data_rule);
-bool adc_batch_matches_before(struct adc_case_context* ctx, int batch, const struct ArrowArray* array);
 
 #endif /* ADC_PRODUCER_CALLS_H */
