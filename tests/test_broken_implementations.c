@@ -334,6 +334,28 @@ struct outcome {
 };
 
 static struct outcome outcomes[MAX_DEFECTS];
+
+/* Every case of every run of the table that crashed in the suite's own
+ * code (test_support.h, is_suite_crash): "<library>: <id>: <message>".  A
+ * defect of the suite, never a twin's verdict: the table lists each, and
+ * the test fails on any. */
+#define MAX_SUITE_CRASHES 32
+static char suite_crashes[MAX_SUITE_CRASHES][400];
+static int n_suite_crashes;
+
+static void note_suite_crashes(const char* library, const cJSON* report) {
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    if (!is_suite_crash(item)) continue;
+    if (n_suite_crashes < MAX_SUITE_CRASHES) {
+      const char* name = strrchr(library, '/');
+      snprintf(suite_crashes[n_suite_crashes], sizeof(suite_crashes[0]), "%s: %s: %.280s",
+               name != NULL ? name + 1 : library, cJSON_GetObjectItem(item, "id")->valuestring,
+               cJSON_GetObjectItem(item, "message")->valuestring);
+    }
+    n_suite_crashes++;
+  }
+}
 /* The reference pair run on every device: cases neither pass nor not_supported. */
 /* A run of a library that should raise no alarm: its cases that ended
  * otherwise than recorded, and the first of them.  count -1: the run wrote
@@ -390,6 +412,7 @@ static void count_run(const struct defect* d, const struct adc_rule* rule, cJSON
     on->missing_report = true;
     return;
   }
+  note_suite_crashes(d->library, report);
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
     const char* id = cJSON_GetObjectItem(item, "id")->valuestring;
@@ -561,6 +584,7 @@ static void count_false_alarms(const char* const* args, bool not_supported_is_fi
     alarms->count = -1;
     return;
   }
+  note_suite_crashes(args[1], report);
   alarms->count = 0;
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
@@ -707,6 +731,8 @@ static void print_table(FILE* out) {
   /* One line with the missed (ci/run-all-tests.sh shows the table's last five). */
   fprintf(out, "Twins missed: %d; not run on these devices (each row says why): %d\n",
           run - caught_precisely - imprecise, not_run);
+  fprintf(out, "Cases that crashed in the suite's own code (a defect of the suite): %d\n", n_suite_crashes);
+  for (int i = 0; i < n_suite_crashes && i < MAX_SUITE_CRASHES; i++) fprintf(out, "- %s\n", suite_crashes[i]);
   if (narrowed) return;
   print_false_alarms(out, "the reference pair (every device)", NULL, &reference_alarms);
   for (size_t i = 0; i < N_PEERS; i++) {
@@ -790,6 +816,14 @@ START_TEST(reference_pair_has_no_false_alarm) {
 }
 END_TEST
 
+/* A crash in the suite's own code judged nothing of the library: the
+ * suite's defect, whichever run met it. */
+START_TEST(no_case_crashed_in_the_suite) {
+  ck_assert_msg(n_suite_crashes == 0, "%d case(s) crashed in the suite's own code, the first %s",
+                n_suite_crashes, suite_crashes[0]);
+}
+END_TEST
+
 START_TEST(every_rule_has_a_defect) {
   for (size_t r = 0; r < adc_rule_count(); r++) {
     /* A rule judging Python objects has Python twins, which
@@ -850,6 +884,7 @@ int main(int argc, char** argv) {
     tcase_add_test(each, reference_pair_has_no_false_alarm);
     tcase_add_loop_test(each, peer_has_no_false_alarm, 0, (int)N_PEERS);
   }
+  tcase_add_test(each, no_case_crashed_in_the_suite);
   tcase_add_test(each, every_rule_has_a_defect);
   tcase_add_test(each, every_defect_source_was_built);
   suite_add_tcase(suite, each);

@@ -21,6 +21,7 @@
 #include "rule_api/guard.h"
 #include "rule_api/needs.h"
 #include "rule_api/rule.h"
+#include "runner/crash_handler.h"
 #include "support/clock.h"
 #include "support/pages.h"
 #include "test_groups.h"
@@ -153,14 +154,14 @@ static void expect_attributed(enum adc_status status, const char* message) {
   if (status == ADC_WARNING && strncmp(message, "written", 7) == 0) _exit(ATTRIBUTED_EXIT);
 }
 
-/* A write to read-only CPU memory faults, and the guard (as a case's child
- * installs it) turns the fault into the region's verdict. */
+/* A write to read-only CPU memory faults, and the guard (asked first by the
+ * handler a case's child installs) turns the fault into the region's verdict. */
 START_TEST(cpu_read_only_memory_faults_on_write) {
   const struct adc_device* device = cpu();
   struct adc_error error;
   volatile char* memory = adc_device_allocate(device, 16, true, &error);
   ck_assert_int_eq(adc_device_protect_read_only(device, (void*)memory, 16, &error), 0);
-  adc_guard_install(expect_attributed);
+  adc_crash_handler_install(-1, expect_attributed);
   adc_guard_add((const void*)memory, 16, ADC_WARNING, "written");
   memory[3] = 'x';
   ck_abort_msg("the write to read-only memory did not fault");

@@ -51,6 +51,8 @@ static const struct expectation expectations[] = {
     {"forges_verdict", "--producer", NULL, BATCH_CASE, "crash", "malformed verdict", SCHEMA_CASE},
     {"kills_process_group", "--producer", NULL, BATCH_CASE, "crash", "signal 15", SCHEMA_CASE},
     {"raises_segv", "--producer", NULL, BATCH_CASE, "crash", "signal 11", SCHEMA_CASE},
+    {"exports_unmapped_buffer", "--producer", NULL, "cpu/array.data.matches_fixture/int32_nulls", "crash",
+     "in the library under test: a fault on memory a pointer it handed over points into", SCHEMA_CASE},
     {"constructor_hangs", "--producer", NULL, BATCH_CASE, "timeout",
      "loading the library: no verdict within " CASE_TIMEOUT " s", NULL},
     {"constructor_crashes", "--producer", NULL, BATCH_CASE, "crash", "loading the library: the case", NULL},

@@ -76,6 +76,23 @@ char* async_case_statuses(const char* producer, const char* consumer) {
   return lines;
 }
 
+bool is_suite_crash(const cJSON* item) {
+  const cJSON* site = cJSON_GetObjectItem(item, "crash_site");
+  const char* in = cJSON_GetStringValue(cJSON_GetObjectItem(site, "in"));
+  return in != NULL && strcmp(in, "suite") == 0;
+}
+
+int count_suite_crashes(const cJSON* report, char* first, size_t size) {
+  int count = 0;
+  const cJSON* item;
+  cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
+    if (!is_suite_crash(item) || count++ > 0) continue;
+    snprintf(first, size, "%s: %s", cJSON_GetStringValue(cJSON_GetObjectItem(item, "id")),
+             cJSON_GetStringValue(cJSON_GetObjectItem(item, "message")));
+  }
+  return count;
+}
+
 char* report_statuses(const cJSON* report) {
   size_t size = 1, used = 0;
   char* lines = calloc(1, size);

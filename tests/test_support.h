@@ -4,6 +4,8 @@
 #ifndef ADC_TEST_SUPPORT_H
 #define ADC_TEST_SUPPORT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "unit_test_support.h"
@@ -51,6 +53,15 @@ void assert_json_report_valid(const char* path);
  * `consumer`: "<case id> <status>" lines in report order, which the caller
  * frees.  The test fails when the run wrote no report or ran no case. */
 char* async_case_statuses(const char* producer, const char* consumer);
+
+/* Whether a case of a JSON report is a crash in the suite's own code (its
+ * crash_site says so: runner/crash_site.h): a defect of the suite, never
+ * the library's verdict, which every test that runs cases fails on. */
+bool is_suite_crash(const cJSON* item);
+
+/* How many cases of a JSON report are suite crashes; the first, as
+ * "<id>: <message>", into `first` (of `size`) where there is one. */
+int count_suite_crashes(const cJSON* report, char* first, size_t size);
 
 /* "<id> <status>" lines, one per case of a JSON report, in its order
  * (free them). */

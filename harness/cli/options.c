@@ -30,6 +30,7 @@ enum {
   OPT_COVERING_FIXTURES,
   OPT_LIST,
   OPT_LIST_RULES,
+  OPT_DEBUG_CASE,
   OPT_VERBOSE,
   OPT_HELP,
   /* One per report format (report/report_outputs.h), in the table's order. */
@@ -105,6 +106,12 @@ void adc_print_usage(void) {
       "                              device once and run many, a case that does not pass there\n"
       "                              run again alone (shared); auto (the default) is shared,\n"
       "                              but case under --valgrind, --preload or a sanitizer build\n"
+      "  --debug-case ID             run the one case ID in this very process, with no fork\n"
+      "                              once the libraries are checked, no time limit and no\n"
+      "                              report, for a debugger: gdb --args adc-conform ...\n"
+      "                              --debug-case ID.  The library under test and the device's\n"
+      "                              runtime (CUDA, OpenCL) are then loaded into this process,\n"
+      "                              which a run never does: nothing forks after them\n"
       "  --verbose                   one console line per case, with every message (default:\n"
       "                              one line per rule that did not pass every case)\n"
       "  --help                      this text\n"
@@ -183,6 +190,7 @@ static const struct option own_options[] = {
     {"covering-fixtures", no_argument, NULL, OPT_COVERING_FIXTURES},
     {"list", no_argument, NULL, OPT_LIST},
     {"list-rules", optional_argument, NULL, OPT_LIST_RULES},
+    {"debug-case", required_argument, NULL, OPT_DEBUG_CASE},
     {"verbose", no_argument, NULL, OPT_VERBOSE},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
@@ -321,6 +329,9 @@ int adc_parse_options(int argc, char** argv, struct adc_options* out, struct adc
       case OPT_LIST_RULES:
         out->list_rules = true;
         if (parse_catalogue_format(optarg, &out->rules_format, error) != 0) return -1;
+        break;
+      case OPT_DEBUG_CASE:
+        out->debug_case = optarg;
         break;
       case OPT_VERBOSE:
         out->verbose = true;

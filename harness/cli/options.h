@@ -38,6 +38,9 @@ struct adc_options {
   bool covering_fixtures; /* --covering-fixtures */
   bool list_cases;
   bool list_rules;
+  /* --debug-case ID: the one case run in the harness's own process
+   * (commands/debug_case.h); NULL when not given. */
+  const char* debug_case;
   enum adc_catalogue_format rules_format;
   bool verbose;
   bool help;

@@ -1,21 +1,13 @@
 #include "cli/python_side.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/install_layout.h"
-#include "support/clock.h"
-
-extern char** environ;
+#include "support/program_output.h"
 
 /* A module whose import hangs ends the run with an error after this. */
 #define PROBE_SECONDS 60
@@ -58,58 +50,19 @@ bool adc_is_python_side(const char* given) {
  * could not run or did not end in time. */
 static int run_probe(const char* python, const char* module, const char* factory, char** output, int* status,
                      struct adc_error* error) {
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return adc_fail(error, "pipe: %s", strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  /* Its own process group, so that a hung import is killed with whatever
-   * it started. */
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
   char* argv[] = {(char*)python, "-c", (char*)probe_script, (char*)module, (char*)factory, NULL};
-  pid_t pid;
-  int spawned = posix_spawnp(&pid, python, &actions, &attributes, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  close(out[1]);
-  if (spawned != 0) {
-    close(out[0]);
-    return adc_fail(error, "cannot run '%s' to find Python (set ADC_PYTHON to another): %s", python,
-                    strerror(spawned));
-  }
-  size_t used = 0;
   char* text = malloc(PROBE_OUTPUT_LIMIT + 1);
-  double deadline = adc_now_seconds() + PROBE_SECONDS;
-  bool timed_out = text == NULL;
-  while (!timed_out) {
-    struct pollfd wait_for = {out[0], POLLIN, 0};
-    int left_ms = (int)((deadline - adc_now_seconds()) * 1000);
-    if (left_ms <= 0 || poll(&wait_for, 1, left_ms) == 0) {
-      timed_out = true;
-      break;
-    }
-    char discard[4096];
-    bool room = used < PROBE_OUTPUT_LIMIT;
-    ssize_t n =
-        read(out[0], room ? text + used : discard, room ? PROBE_OUTPUT_LIMIT - used : sizeof(discard));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (room) used += (size_t)n;
-  }
-  close(out[0]);
-  if (timed_out) kill(-pid, SIGKILL);
-  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
+  if (text == NULL) return adc_fail(error, "out of memory");
+  struct adc_program_run run;
+  adc_program_output(argv, PROBE_SECONDS, text, PROBE_OUTPUT_LIMIT + 1, &run);
+  *status = run.status;
+  if (run.spawn_error != 0 || run.timed_out) {
     free(text);
-    return adc_fail(error, "'%s' did not import %s within %d s", python, module, PROBE_SECONDS);
+    if (run.timed_out)
+      return adc_fail(error, "'%s' did not import %s within %d s", python, module, PROBE_SECONDS);
+    return adc_fail(error, "cannot run '%s' to find Python (set ADC_PYTHON to another): %s", python,
+                    strerror(run.spawn_error));
   }
-  text[used] = '\0';
   *output = text;
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "cli/install_layout.h"
 #include "cli/library_sides.h"
 #include "cli/options.h"
+#include "commands/debug_case.h"
 #include "commands/subcommands.h"
 #include "commands/wrapped_harness.h"
 #include "outcome/record_of_run.h"
@@ -162,7 +163,7 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
                             : adc_run_cases(session, cases, n, results, case_ended, &listeners, &error);
   adc_progress_end(&listeners.progress);
   if (ran != 0) {
-    adc_parent_only_free(results);
+    adc_task_results_free(results, n);
     adc_journal_close(listeners.journal, false);
     return adc_cli_bad_input(&error);
   }
@@ -170,7 +171,7 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
   /* The run judged once: every report below reads this record. */
   struct adc_run_record record;
   if (adc_run_record_of_run(&record, session, cases, results, n, &outcome, &error) != 0) {
-    adc_parent_only_free(results);
+    adc_task_results_free(results, n);
     adc_journal_close(listeners.journal, false);
     return adc_cli_bad_input(&error);
   }
@@ -186,7 +187,24 @@ static int run_and_report(const struct adc_options* options, const struct adc_se
     exit_code = adc_cli_bad_input(&error);
   }
   adc_run_record_free(&record);
-  adc_parent_only_free(results);
+  adc_task_results_free(results, n);
+  return exit_code;
+}
+
+/* --debug-case ID: the one case whose ID it is, run in this process. */
+static int debug_one_case(const struct adc_session* session, const char* id) {
+  struct adc_case* cases = NULL;
+  const char* const only[] = {id};
+  size_t n = adc_plan_cases(session, only, 1, &cases);
+  int exit_code;
+  if (n != 1) {
+    struct adc_error error;
+    adc_fail(&error, "--debug-case '%s' names %zu cases; it takes the ID of one (see --list)", id, n);
+    exit_code = adc_cli_bad_input(&error);
+  } else {
+    exit_code = adc_debug_case(session, &cases[0]);
+  }
+  free(cases);
   return exit_code;
 }
 
@@ -227,6 +245,12 @@ int adc_run_command(int argc, char** argv) {
   session.argc = argc;
   session.argv = argv;
 
+  if (options.debug_case != NULL) {
+    int debugged = debug_one_case(&session, options.debug_case);
+    adc_free_fixtures(&session);
+    if (options.expect != NULL) adc_expectations_free(&expectations);
+    return debugged;
+  }
   struct adc_case* cases = NULL;
   size_t n = adc_plan_cases(&session, options.filters, options.n_filters, &cases);
   n = adc_shard_cases(cases, n, options.shard_index, options.shard_count);

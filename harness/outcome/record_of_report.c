@@ -98,6 +98,7 @@ bool adc_case_record_of_json(const cJSON* item, struct adc_case_record* out) {
       .duration_ms = cJSON_IsNumber(duration) ? duration->valuedouble : 0.0,
       .left_behind = text_item(item, "left_behind"),
       .shared_message = "",
+      .crash_site = cJSON_GetObjectItemCaseSensitive(item, "crash_site"),
   };
   const cJSON* attempt = cJSON_GetObjectItemCaseSensitive(item, "shared_attempt");
   if (attempt != NULL) {

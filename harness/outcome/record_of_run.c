@@ -25,6 +25,7 @@ void adc_case_record_of_run(const struct adc_case* c, const struct adc_task_resu
       .rerun_alone = shared->rerun_alone,
       .shared_status = shared->status,
       .shared_message = shared->message,
+      .crash_site = result->crash_site,
   };
   const struct adc_expectation* entry = c->expectation;
   if (entry == NULL) return;

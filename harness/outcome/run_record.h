@@ -54,6 +54,9 @@ struct adc_case_record {
   bool rerun_alone;
   enum adc_status shared_status;
   const char* shared_message;
+  /* Where a fatal signal killed its process, and whose code that was, as
+   * the JSON report writes it (runner/crash_site.h); NULL where none. */
+  const cJSON* crash_site;
   /* The --expect entry that matched it, and how it ended against it. */
   bool has_expectation;
   struct adc_case_expectation expectation;

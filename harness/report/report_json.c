@@ -6,7 +6,10 @@
  *    "command_line": [argv[0], ...],
  *    "cases": [{"id", "rule", "role", "severity", "device", "fixture",
  *               "status", "message", "duration_ms", "clause", "sentence",
- *               "method", and with --expect where an entry matched:
+ *               "method", "left_behind" and "shared_attempt" where it
+ *               ran in a prepared process, "crash_site" where a fatal
+ *               signal killed its process, and with --expect where an
+ *               entry matched:
  *               "expectation": {"glob", "status", "reason", "line",
  *                               "outcome"}}],
  *    "summary": {"<status>": count, ..., "cases", "judged_cases",
@@ -55,6 +58,7 @@ cJSON* adc_case_json(const struct adc_case_record* c) {
     cJSON_AddStringToObject(attempt, "status", adc_status_name(c->shared_status));
     cJSON_AddStringToObject(attempt, "message", c->shared_message);
   }
+  if (c->crash_site != NULL) cJSON_AddItemToObject(item, "crash_site", cJSON_Duplicate(c->crash_site, true));
   if (c->has_expectation) {
     cJSON* entry = cJSON_AddObjectToObject(item, "expectation");
     cJSON_AddStringToObject(entry, "glob", c->expectation.glob);

@@ -1,6 +1,5 @@
 #include "rule_api/guard.h"
 
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,15 +41,10 @@ static void report_fault(const struct region* region, const char* address) {
   report(region->status, text);
 }
 
-static void on_fault(int signal_number, siginfo_t* info, void* context) {
-  (void)context;
+void adc_guard_claim_fault(const siginfo_t* info) {
   /* A signal sent (raise, kill: si_code <= 0) is not a fault of this
-   * process's memory: it ends the process as it would have without us. */
-  if (info->si_code <= 0) {
-    signal(signal_number, SIG_DFL);
-    raise(signal_number);
-    return;
-  }
+   * process's memory. */
+  if (info->si_code <= 0 || report == NULL) return;
   const char* address = info->si_addr;
   for (sig_atomic_t i = 0; i < region_count; i++) {
     if (address >= regions[i].start && address < regions[i].start + regions[i].size) {
@@ -58,21 +52,10 @@ static void on_fault(int signal_number, siginfo_t* info, void* context) {
       _exit(0);
     }
   }
-  /* Not ours: returning re-runs the faulting access with the default
-   * action, which kills the process; the parent reports the crash with the
-   * signal's name. */
-  signal(signal_number, SIG_DFL);
 }
 
-void adc_guard_install(adc_guard_report_fn report_verdict) {
+void adc_guard_report_to(adc_guard_report_fn report_verdict) {
   report = report_verdict;
-  struct sigaction action;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_fault;
-  action.sa_flags = SA_SIGINFO | SA_NODEFER;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGSEGV, &action, NULL);
-  sigaction(SIGBUS, &action, NULL);
 }
 
 int adc_guard_add(const void* start, size_t size, enum adc_status status, const char* message) {

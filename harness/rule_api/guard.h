@@ -3,10 +3,13 @@
  * (buffers fed to a consumer), each with the verdict a fault on them means.
  * A SIGSEGV or SIGBUS on those pages ends the case with that verdict; any
  * other fault stays a crash, and a SIGSEGV or SIGBUS sent rather than
- * caused (raise, kill) ends the process as it would without the guard. */
+ * caused (raise, kill) ends the process as it would without the guard.
+ * The case's handler of fatal signals (runner/crash_handler.h) asks the
+ * guard first. */
 #ifndef ADC_GUARD_H
 #define ADC_GUARD_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "rule_api/status.h"
@@ -15,8 +18,13 @@
  * must be async-signal-safe. */
 typedef void (*adc_guard_report_fn)(enum adc_status status, const char* message);
 
-/* Installs the fault handler for this (child) process. */
-void adc_guard_install(adc_guard_report_fn report);
+/* Where this (child) process's guarded faults send their verdicts. */
+void adc_guard_report_to(adc_guard_report_fn report);
+
+/* In a SIGSEGV or SIGBUS handler: where the fault is on a guarded page,
+ * sends that region's verdict and ends the process (exit status 0);
+ * otherwise (a fault elsewhere, a signal sent) returns. */
+void adc_guard_claim_fault(const siginfo_t* info);
 
 /* Attributes faults on the pages covering [start, start + size) to `status`
  * with `message`, which must stay valid while the region is registered.

@@ -15,6 +15,7 @@
 struct slot_record {
   unsigned char* page; /* the writable page; the ones before and after are not */
   size_t size;
+  const char* structure; /* "ArrowArray" */
   char wrote_past[192];
   char wrote_before[192];
 };
@@ -23,7 +24,8 @@ struct slot_record {
  * process; a case makes a few dozen. */
 #define MAX_SLOTS 1024
 static struct slot_record slots[MAX_SLOTS];
-static size_t n_slots;
+/* Read by a signal handler: a slot is whole before it is counted. */
+static volatile size_t n_slots;
 
 static struct slot_record* record_of(const void* slot) {
   uintptr_t page = (uintptr_t)slot / adc_page_size() * adc_page_size();
@@ -43,9 +45,10 @@ void* adc_output_slot_new(struct adc_case_context* ctx, size_t size, const char*
     adc_unresolved(ctx, "the harness has no memory left for the %s handed to %s", structure, entry_point);
     return NULL;
   }
-  struct slot_record* record = &slots[n_slots++];
+  struct slot_record* record = &slots[n_slots];
   record->page = pages + page;
   record->size = size;
+  record->structure = structure;
   snprintf(record->wrote_past, sizeof(record->wrote_past),
            "the library wrote past the end of the %zu-byte %s it was given by %s", size, structure,
            entry_point);
@@ -54,7 +57,15 @@ void* adc_output_slot_new(struct adc_case_context* ctx, size_t size, const char*
   adc_guard_add(pages, page, ADC_CRASH, record->wrote_before);
   adc_guard_add(pages + 2 * page, page, ADC_CRASH, record->wrote_past);
   memset(record->page, BEFORE_PATTERN, page - size);
+  n_slots = n_slots + 1;
   return record->page + page - size;
+}
+
+bool adc_output_slot_at(size_t index, const void** structure, const char** name) {
+  if (index >= n_slots) return false;
+  *structure = slots[index].page + adc_page_size() - slots[index].size;
+  *name = slots[index].structure;
+  return true;
 }
 
 bool adc_output_slot_intact(struct adc_case_context* ctx, const void* slot) {

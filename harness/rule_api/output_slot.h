@@ -38,6 +38,11 @@ size_t adc_output_slot_size(const void* slot);
  * `status` and `message` (which must outlive the case). */
 void adc_output_slot_seal(const void* slot, enum adc_status status, const char* message);
 
+/* Slot `index` (from 0): the structure in it and its name ("ArrowArray",
+ * as given to adc_output_slot_new); false past the last.  A signal handler
+ * may call it (rule_api/handed_over.h). */
+bool adc_output_slot_at(size_t index, const void** structure, const char** name);
+
 /* Unmaps every slot, and forgets the guard regions (adc_guard_forget_all):
  * in a prepared process, before the next case, once nothing of the last
  * one is left running (runner/prepared_process.h). */

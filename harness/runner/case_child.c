@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "rule_api/async_handler.h"
-#include "rule_api/guard.h"
 #include "rule_api/needs.h"
 #include "rule_api/output_slot.h"
+#include "runner/crash_handler.h"
+#include "runner/deliberate_suite_crash.h"
 #include "runner/task_process.h"
 #include "wire/wire.h"
 
@@ -57,7 +58,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   struct adc_device device = {c->device->driver, c->device->device_id, NULL};
   struct adc_case_context ctx;
   begin_context(&ctx, c, &device);
-  adc_guard_install(send_fault_verdict);
+  adc_crash_handler_install(fd, send_fault_verdict);
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   struct adc_library library;
   struct adc_error error;
@@ -70,6 +71,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   } else {
     if (adc_device_start_is_costly(c->device->driver)) adc_wire_send_kind(fd, ADC_WIRE_READY, "");
     ctx.library = &library;
+    adc_deliberate_suite_crash();
     if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   }
   /* Released at the end, as a library's own process would: whatever the
@@ -80,7 +82,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
 
 int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct adc_error* error) {
   channel_fd = ADC_TASK_CHANNEL_FD;
-  adc_guard_install(send_fault_verdict);
+  adc_crash_handler_install(channel_fd, send_fault_verdict);
   *refused = false;
   struct adc_error why;
   if (adc_library_open(&prepared.library, group->side->path, group->side->prefix, &why) != 0) {
@@ -111,6 +113,7 @@ void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_ver
   struct adc_case_context ctx;
   begin_context(&ctx, c, &prepared.device);
   ctx.library = &prepared.library;
+  adc_deliberate_suite_crash();
   if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   verdict->status = ctx.has_verdict ? ctx.status : ADC_PASS;
   snprintf(verdict->message, sizeof(verdict->message), "%.1011s", ctx.message);

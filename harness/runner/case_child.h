@@ -33,9 +33,10 @@ struct adc_case_task {
  * the process although the run's probe found it. */
 void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int channel_fd);
 
-/* In a prepared process: loads the group's library, opens its device and
- * installs the fault guard.  0, or -1 with the reason (`*refused` when the
- * device refused the process). */
+/* In a prepared process: installs the handler of fatal signals
+ * (runner/crash_handler.h), loads the group's library and opens its
+ * device.  0, or -1 with the reason (`*refused` when the device refused
+ * the process). */
 int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct adc_error* error);
 
 /* In a prepared process, after adc_prepare_cases: runs the case with what

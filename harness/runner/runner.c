@@ -1,5 +1,6 @@
 #include "runner/runner.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,32 @@ struct sharing {
   int64_t resource_id[ADC_MAX_DEVICES];
   char resource_names[ADC_MAX_DEVICES][96];
   size_t n_resources;
+  /* The suite's own files (adc_task_run.suite_objects), NULL-terminated. */
+  char suite_paths[1 + ADC_ROLE_COUNT][PATH_MAX];
+  const char* suite_objects[2 + ADC_ROLE_COUNT];
 };
+
+/* The files whose code is the suite's, as a case's process maps them
+ * (canonical paths): this executable, which every case's process runs,
+ * and the Python shim, where a side is a Python library (the shim is how
+ * the suite reaches it, its code the suite's).  A crash in their code is
+ * the suite's own (runner/crash_site.h). */
+static void find_suite_objects(const struct adc_session* session, struct sharing* sharing) {
+  size_t n = 0;
+  if (realpath("/proc/self/exe", sharing->suite_paths[n]) != NULL) {
+    sharing->suite_objects[n] = sharing->suite_paths[n];
+    n++;
+  }
+  const struct adc_side* sides[ADC_ROLE_COUNT] = {&session->producer, &session->consumer};
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    if (!sides[role]->tested || !sides[role]->is_python) continue;
+    if (realpath(sides[role]->path, sharing->suite_paths[n]) != NULL) {
+      sharing->suite_objects[n] = sharing->suite_paths[n];
+      n++;
+    }
+  }
+  sharing->suite_objects[n] = NULL;
+}
 
 const char* adc_isolation_name(enum adc_isolation isolation) {
   switch (isolation) {
@@ -245,6 +271,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              costly_start[device_index(session, cases[i].device)]);
     n_tasks++;
   }
+  find_suite_objects(session, sharing);
   struct observation observation = {case_tasks, results, observer, context};
   /* Cases that wait by design run beside the --jobs others, as many more:
    * they would otherwise hold a CPU's turn asleep.  Not under a memory
@@ -257,9 +284,11 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .preload_context = (void*)session,
                              .resources = sharing->resources,
                              .n_resources = sharing->n_resources,
+                             .suite_objects = sharing->suite_objects,
                              .on_result = on_task_result,
                              .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);
+  /* What each result holds went with it to `results` (on_task_result). */
   adc_parent_only_free(task_results);
   free(sharing);
   free(tasks);

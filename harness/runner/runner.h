@@ -25,7 +25,8 @@ bool adc_cases_share_processes(const struct adc_session* session, const struct a
 /* "auto", "case", "shared": --isolation's value. */
 const char* adc_isolation_name(enum adc_isolation isolation);
 
-/* Fills results[i] for cases[i].  Returns 0, or -1 with the reason when the
+/* Fills results[i] for cases[i] (free them with adc_task_results_free,
+ * runner/task_runner.h).  Returns 0, or -1 with the reason when the
  * harness itself could not go on. */
 int adc_run_cases(const struct adc_session* session, const struct adc_case* cases, size_t n_cases,
                   struct adc_task_result* results, adc_case_observer observer, void* context,

@@ -12,6 +12,7 @@
 
 struct adc_task_group;
 struct adc_task_resource;
+struct cJSON;
 
 /* A verdict given inside a prepared process. */
 struct adc_task_verdict {
@@ -125,6 +126,10 @@ struct adc_task_result {
   char message[1400];
   double seconds;
   struct adc_shared_attempt shared;
+  /* Where a fatal signal killed its process, as the JSON report writes it
+   * (runner/crash_site.h); NULL where none did, or it could not be told.
+   * Owned by the result (adc_task_results_free). */
+  struct cJSON* crash_site;
 };
 
 struct adc_task_run {
@@ -152,6 +157,12 @@ struct adc_task_run {
   /* The devices tasks may hold (adc_task.resource points into it). */
   const struct adc_task_resource* resources;
   size_t n_resources;
+  /* The files whose code is the harness's own (its executable, a shim of
+   * its own that tasks load), as canonical paths, NULL-terminated: a task
+   * whose process a fatal signal killed in their code ends unresolved, a
+   * defect of the harness and not the task's crash (runner/crash_site.h).
+   * NULL: none. */
+  const char* const* suite_objects;
   /* Called in the parent as each task's verdict is final, in that order. */
   void (*on_result)(size_t index, const struct adc_task_result* result, void* context);
   void* context;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "runner/crash_site.h"
 #include "support/clock.h"
 
 const char* adc_signal_abbreviation(int signal_number) {
@@ -30,8 +31,49 @@ static void describe_malformed(const struct adc_slot* slot, char* text, size_t s
   }
 }
 
+/* A process of its own that died without a verdict, or after a pass:
+ * its task's crash, with where a fatal signal killed it where its handler
+ * said (runner/crash_handler.h); unresolved where that was in the
+ * harness's own code, which judged nothing of the task's library then. */
+static void settle_death(const struct adc_slot* slot, int wait_status, const char* who, const char* death,
+                         const char* detail, const char* const* suite_objects,
+                         struct adc_task_result* result) {
+  static struct adc_crash_site site; /* large: off the stack */
+  const char* sep = detail[0] ? ": " : "";
+  char* message = result->message;
+  size_t size = sizeof(result->message);
+  result->status = ADC_CRASH;
+  bool told = WIFSIGNALED(wait_status) && slot->crash_site_came &&
+              adc_crash_site_read(slot->crash_site, suite_objects, &site) &&
+              site.signal_number == WTERMSIG(wait_status);
+  if (!told) {
+    snprintf(message, size, "%s %s%s%s", who, death, sep, detail);
+    return;
+  }
+  char where[700];
+  adc_crash_site_describe(&site, where, sizeof(where));
+  result->crash_site = adc_crash_site_json(&site);
+  if (site.in == ADC_CRASH_IN_SUITE) {
+    result->status = ADC_UNRESOLVED;
+    snprintf(
+        message, size,
+        "the suite crashed in its own code, not in the library: %s %s, in %s; the case judged nothing of "
+        "the library: a defect of the suite, to report with this case's ID%s%.300s",
+        who, death, where, sep, detail);
+  } else if (site.handed_over) {
+    snprintf(message, size,
+             "%s %s, in the library under test: a fault on memory a pointer it handed over points into "
+             "(0x%jx), which it had not kept, at %s%s%.300s",
+             who, death, (uintmax_t)site.address, where, sep, detail);
+  } else {
+    snprintf(message, size, "%s %s, in %s, at %s%s%.300s", who, death,
+             site.deciding >= 0 ? "the library under test" : "system libraries alone", where, sep, detail);
+  }
+}
+
 void adc_settle_alone(const struct adc_slot* slot, int wait_status, const struct adc_task* task,
-                      int interrupted_by, double now, struct adc_task_result* result) {
+                      int interrupted_by, double now, const char* const* suite_objects,
+                      struct adc_task_result* result) {
   result->seconds = now - (slot->ready ? slot->task_started : slot->started);
   char detail[ADC_CAPTURE_LINE];
   adc_capture_explain(&slot->output, detail, sizeof(detail));
@@ -75,9 +117,8 @@ void adc_settle_alone(const struct adc_slot* slot, int wait_status, const struct
     result->status = (enum adc_status)verdict->status;
     snprintf(message, size, "%.800s (then the case %s%s%s)", verdict->message, death, sep, detail);
   } else {
-    result->status = ADC_CRASH;
-    snprintf(message, size, "%s %s%s%s", accepted ? "after passing, the case" : "the case", death, sep,
-             detail);
+    settle_death(slot, wait_status, accepted ? "after passing, the case" : "the case", death, detail,
+                 suite_objects, result);
   }
 }
 

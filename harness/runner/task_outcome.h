@@ -18,10 +18,12 @@ const char* adc_signal_abbreviation(int signal_number);
 
 /* The verdict of a process of its own that ran `task` and ended with
  * `wait_status` (its records, its cause of end, what it printed), into
- * `result`'s status, message and seconds; `interrupted_by` names the
- * signal of an interrupted run. */
+ * `result`'s status, message, seconds and crash site; `interrupted_by`
+ * names the signal of an interrupted run, `suite_objects` the harness's
+ * own files (adc_task_run.suite_objects). */
 void adc_settle_alone(const struct adc_slot* slot, int wait_status, const struct adc_task* task,
-                      int interrupted_by, double now, struct adc_task_result* result);
+                      int interrupted_by, double now, const char* const* suite_objects,
+                      struct adc_task_result* result);
 
 /* What the task a prepared process was running when it ended, without a
  * verdict, came to there: timeout, crash, or unresolved when the run was

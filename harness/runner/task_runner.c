@@ -1,5 +1,6 @@
 #include "runner/task_runner.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -414,7 +415,11 @@ static void kill_group(struct adc_slot* slot, enum adc_end_cause cause) {
 }
 
 static void take_record(struct adc_slot* slot, const struct adc_wire_record* record, void* context) {
-  if (slot->prepared) {
+  if (record->kind == ADC_WIRE_CRASH_SITE) {
+    /* At any point of the process's life: it dies next. */
+    if (!slot->crash_site_came) snprintf(slot->crash_site, sizeof(slot->crash_site), "%s", record->message);
+    slot->crash_site_came = true;
+  } else if (slot->prepared) {
     take_prepared_record(context, slot, record);
   } else {
     take_alone_record(context, slot, record);
@@ -457,7 +462,8 @@ static void finish_alone(struct run_state* state, struct adc_slot* slot, int wai
     snprintf(reason, sizeof(reason), "a process's device did not open within %g s", task->start_seconds);
     adc_task_queue_refused(&state->queue, slot->resource, now, reason, slot->alone_on_resource);
   }
-  adc_settle_alone(slot, wait_status, task, last_interruption, now, &state->results[index]);
+  adc_settle_alone(slot, wait_status, task, last_interruption, now, state->run->suite_objects,
+                   &state->results[index]);
   conclude(state, index);
 }
 
@@ -804,6 +810,11 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   adc_parent_only_free(state.slots);
   adc_task_queue_free(&state.queue);
   return state.status;
+}
+
+void adc_task_results_free(struct adc_task_result* results, size_t n) {
+  for (size_t i = 0; results != NULL && i < n; i++) cJSON_Delete(results[i].crash_site);
+  adc_parent_only_free(results);
 }
 
 int adc_run_interrupted_by(void) {

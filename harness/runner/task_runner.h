@@ -16,7 +16,9 @@
  *
  * A task's verdict is the record it sends, validated; a process that dies,
  * stops itself, sends a malformed record or runs past its limit gets crash
- * or timeout, explained by the most telling line of its output.  A
+ * or timeout, explained by the most telling line of its output and, for a
+ * fatal signal, where it struck (runner/crash_site.h: unresolved where
+ * that was the harness's own code).  A
  * process's start may be timed apart from its task (READY: a device's
  * runtime), and processes that hold one device are admitted together
  * (struct adc_task_resource).  SIGINT and SIGTERM to the harness end the
@@ -35,6 +37,10 @@
  * tasks already started still end with their verdicts. */
 int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc_task_run* run,
                   struct adc_task_result* results, struct adc_error* error);
+
+/* Frees what results[0..n) hold (their crash sites), then the array,
+ * parent-only memory (support/parent_only_memory.h). */
+void adc_task_results_free(struct adc_task_result* results, size_t n);
 
 /* The signal (SIGINT or SIGTERM) that interrupted the last run; 0 if none. */
 int adc_run_interrupted_by(void);

@@ -58,6 +58,10 @@ struct adc_slot {
   char refusal[sizeof(((struct adc_wire_record*)0)->message)];
   bool left_behind;
   char left_what[sizeof(((struct adc_wire_record*)0)->message)];
+  /* Where a fatal signal reached it (CRASH_SITE, wire/crash_record.h):
+   * the first such record. */
+  bool crash_site_came;
+  char crash_site[sizeof(((struct adc_wire_record*)0)->message)];
   /* Something came that was not the record expected next: so many bytes,
    * or a record out of place (`malformed_bytes` its size). */
   bool malformed;

@@ -54,7 +54,7 @@ bool adc_wire_accept(const void* received, size_t size, struct adc_wire_record* 
   if (size != sizeof(*out)) return false;
   memcpy(out, received, sizeof(*out));
   if (out->magic != ADC_WIRE_MAGIC) return false;
-  if (out->kind < ADC_WIRE_VERDICT || out->kind > ADC_WIRE_LEFT_BEHIND) return false;
+  if (out->kind < ADC_WIRE_VERDICT || out->kind > ADC_WIRE_LAST_KIND) return false;
   if (out->status < 0 || out->status >= ADC_STATUS_COUNT) return false;
   if (out->kind != ADC_WIRE_VERDICT && out->status != ADC_PASS) return false;
   size_t length = strnlen(out->message, sizeof(out->message));

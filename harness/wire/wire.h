@@ -8,6 +8,7 @@
  * that runs many tasks, task_runner.h) sends READY once, then a verdict
  * per task it is given, each naming the task, and LEFT_BEHIND after a
  * verdict when the task left something behind (the process then ends).
+ * Either may send CRASH_SITE as a fatal signal kills it.
  *
  * The parent trusts nothing in a record: it is accepted only when it is
  * one whole record with the magic number, a known kind, a status that is a
@@ -41,7 +42,12 @@ enum adc_wire_kind {
    * (a thread, a process, a signal disposition, memory): the message says
    * what, and the process ends. */
   ADC_WIRE_LEFT_BEHIND = 4,
+  /* A fatal signal reached the process, which dies of it next: the
+   * message says where (wire/crash_record.h).  Sent by the signal
+   * handler, at any point of the process's life. */
+  ADC_WIRE_CRASH_SITE = 5,
 };
+#define ADC_WIRE_LAST_KIND ADC_WIRE_CRASH_SITE
 
 struct adc_wire_record {
   uint32_t magic;
@@ -59,7 +65,7 @@ void adc_wire_set_task(uint64_t task);
  * Async-signal-safe. */
 void adc_wire_send(int fd, enum adc_status status, const char* message);
 
-/* Sends a record of another kind (READY, REFUSED, LEFT_BEHIND) about the
+/* Sends a record of another kind (READY, REFUSED, LEFT_BEHIND, CRASH_SITE) about the
  * current task, its message treated as adc_wire_send treats one. */
 void adc_wire_send_kind(int fd, enum adc_wire_kind kind, const char* message);
 

@@ -8,7 +8,10 @@
  *         range (a pass on any record but a verdict), a message
  *         NUL-terminated inside the record and valid UTF-8.  Inputs of the
  *         record's size are the interesting ones; shorter and longer ones
- *         must be refused.
+ *         must be refused.  An accepted CRASH_SITE record's message is
+ *         read as the parent reads it (wire/crash_record.h): what it
+ *         accepts has at most ADC_FAULT_FRAMES frames, each object a
+ *         NUL-terminated path or none.
  *   odd:  the rest (a status byte, a task byte, then a message) goes
  *         through adc_wire_send into a sequenced-packet socket, as a case's
  *         process sends; what comes out must be accepted, with the status
@@ -23,6 +26,7 @@
 
 #include "fuzz_target.h"
 #include "support/utf8.h"
+#include "wire/crash_record.h"
 #include "wire/wire.h"
 
 static int channel[2] = {-1, -1};
@@ -36,7 +40,7 @@ static void require(int condition, const char* promise) {
 
 static void check_accepted(const struct adc_wire_record* verdict) {
   require(verdict->magic == ADC_WIRE_MAGIC, "an accepted record has the magic number");
-  require(verdict->kind >= ADC_WIRE_VERDICT && verdict->kind <= ADC_WIRE_LEFT_BEHIND,
+  require(verdict->kind >= ADC_WIRE_VERDICT && verdict->kind <= ADC_WIRE_LAST_KIND,
           "an accepted kind is a kind");
   require(verdict->status >= 0 && verdict->status < ADC_STATUS_COUNT, "an accepted status is a status");
   require(verdict->kind == ADC_WIRE_VERDICT || verdict->status == ADC_PASS,
@@ -46,11 +50,22 @@ static void check_accepted(const struct adc_wire_record* verdict) {
   require(adc_utf8_valid(verdict->message, (size_t)(end - verdict->message)), "an accepted message is UTF-8");
 }
 
+static void check_crash_site(const struct adc_wire_record* record) {
+  struct adc_crash_record site;
+  if (!adc_crash_record_read(record->message, &site)) return;
+  require(site.n_frames <= ADC_FAULT_FRAMES, "a crash site has at most ADC_FAULT_FRAMES frames");
+  for (size_t i = 0; i < site.n_frames; i++) {
+    require(memchr(site.frames[i].object, '\0', sizeof(site.frames[i].object)) != NULL,
+            "a frame's object ends inside its field");
+  }
+}
+
 static void decode(const uint8_t* data, size_t size) {
   struct adc_wire_record verdict;
   bool accepted = adc_wire_accept(data, size, &verdict);
   require(!accepted || size == sizeof(verdict), "only a whole record is accepted");
   if (accepted) check_accepted(&verdict);
+  if (accepted && verdict.kind == ADC_WIRE_CRASH_SITE) check_crash_site(&verdict);
 }
 
 static void round_trip(const uint8_t* data, size_t size) {
