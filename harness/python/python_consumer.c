@@ -8,20 +8,24 @@
  * imports what the function returns back through the same interface:
  *
  *   Import entry point                 the handover has          the result is asked for
- *   ImportSchemaAndCompareToJson       __arrow_c_schema__        __arrow_c_schema__
- *   ImportBatchAndCompareToJson        __arrow_c_array__         __arrow_c_array__
+ *   ImportSchemaAndCompareToJson       __arrow_c_schema__ (+     __arrow_c_schema__, else the schema of
+ *                                      __arrow_c_stream__)       its __arrow_c_stream__
+ *   ImportBatchAndCompareToJson        __arrow_c_array__         __arrow_c_array__, else its stream
  *   ImportDeviceBatchAndCompareToJson  __arrow_c_device_array__  __arrow_c_device_array__, else
- *                                                                __arrow_c_array__
+ *                                                                __arrow_c_array__, else its stream
  *   ImportDeviceStreamAndCompareToJson __arrow_c_device_stream__ __arrow_c_device_stream__, else
  *                                      (+ __arrow_c_stream__     __arrow_c_stream__
  *                                      on the CPU)
+ * ("its stream": __arrow_c_device_stream__ or __arrow_c_stream__, for a
+ * result that holds a batch as a table does: a data frame, a relation).
  *
- * What comes back is compared with the fixture by the reference consumer
- * (linked into the shim, hidden), exactly as `--consumer reference` compares
- * an export: a Python library that drops, alters or retypes what it
- * imported fails the comparison, and the comparison's message is the entry
- * point's.  The schema of a (schema, array) pair is compared too.
- *
+ * What comes back is the library's own model of what it imported, and is
+ * compared with the fixture by value (result_values.h, arrow_logical.h):
+ * a Python library that drops, alters or retypes the values it imported
+ * fails the comparison, and the comparison's message is the entry
+ * point's; one that keeps them in another representation (string views,
+ * decoded dictionaries, other batches) does not.
+
  * The consumer rules judge the structure the harness handed over, which
  * only the Python library touches: they see its import (pyarrow's
  * ImportRecordBatch ...) and its release, through whatever Python objects
@@ -38,20 +42,11 @@
 #include "adc/plugin_abi.h"
 #include "harness_export.h"
 #include "python_runtime.h"
+#include "result_values.h"
 #include "stream_as_device_stream.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define FUNCTION_VARIABLE "ADC_PYTHON_CONSUMER"
-
-/* The reference consumer, linked in hidden (adc_reference_entry_points). */
-const char* adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,
-                                                                        struct ArrowSchema* schema);
-const char* adc_reference_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path, int num_batch,
-                                                                       struct ArrowArray* batch);
-const char* adc_reference_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
-    const char* json_path, int num_batch, struct ArrowDeviceArray* batch);
-const char* adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
-    const char* json_path, struct ArrowDeviceArrayStream* stream);
 
 /* Kept until the same thread's next call (plugin_abi.h's convention). */
 static _Thread_local char message[2048];
@@ -165,21 +160,11 @@ static bool take(py_object* capsule, const char* name, void* out, size_t size, s
   return true;
 }
 
-/* The reference consumer's verdict on what came back, into `message`. */
+/* The verdict on what came back (result_values.h), into `message`. */
 static bool compared(const char* error) {
   if (error == NULL) return true;
   snprintf(message, sizeof(message), "what the consumer imported differs from the fixture: %s", error);
   return false;
-}
-
-/* The schema of a (schema, array) pair, compared with the fixture's. */
-static bool schema_of_pair_matches(const struct import* import, const char* name, const char* json_path) {
-  struct ArrowSchema schema;
-  if (!take(item_of_pair(import, name, 0), "arrow_schema", &schema, sizeof(schema),
-            offsetof(struct ArrowSchema, release))) {
-    return false;
-  }
-  return compared(adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(json_path, &schema));
 }
 
 static void release_schema(void* schema) {
@@ -234,58 +219,14 @@ EXPORT const char* adc_python_CDataIntegration_ImportSchemaAndCompareToJson(cons
   struct import import;
   struct ArrowSchema back;
   bool ok = begin(&import, adc_handover_schema, schema, release_schema, json_path, 0) &&
-            take_schema(&import, &back) &&
-            compared(adc_reference_CDataIntegration_ImportSchemaAndCompareToJson(json_path, &back));
+            take_schema(&import, &back) && compared(adc_result_schema_differs(json_path, &back));
   return end(&import, ok);
 }
 
-EXPORT const char* adc_python_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path,
-                                                                           int num_batch,
-                                                                           struct ArrowArray* batch) {
-  struct import import;
-  struct ArrowArray back;
-  bool ok = begin(&import, adc_handover_batch, batch, release_array, json_path, num_batch) &&
-            call_result_method(&import, "__arrow_c_array__") &&
-            schema_of_pair_matches(&import, "__arrow_c_array__", json_path) &&
-            take(item_of_pair(&import, "__arrow_c_array__", 1), "arrow_array", &back, sizeof(back),
-                 offsetof(struct ArrowArray, release)) &&
-            compared(adc_reference_CDataIntegration_ImportBatchAndCompareToJson(json_path, num_batch, &back));
-  return end(&import, ok);
-}
-
-/* The result of a device batch, back: its __arrow_c_device_array__ where it
- * has one, else its __arrow_c_array__ (the interface: "The absence of the
- * device version methods implies CPU-only data"), as a CPU device array. */
-static bool take_device_batch(struct import* import, const char* json_path, struct ArrowDeviceArray* back) {
-  bool device = adc_python_has_method(import->result, "__arrow_c_device_array__");
-  const char* name = device ? "__arrow_c_device_array__" : "__arrow_c_array__";
-  if (!call_result_method(import, name) || !schema_of_pair_matches(import, name, json_path)) return false;
-  if (device) {
-    return take(item_of_pair(import, name, 1), "arrow_device_array", back, sizeof(*back),
-                offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
-  }
-  memset(back, 0, sizeof(*back));
-  back->device_type = ARROW_DEVICE_CPU;
-  back->device_id = -1;
-  return take(item_of_pair(import, name, 1), "arrow_array", &back->array, sizeof(back->array),
-              offsetof(struct ArrowArray, release));
-}
-
-EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
-    const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
-  struct import import;
-  struct ArrowDeviceArray back;
-  bool ok = begin(&import, adc_handover_device_batch, batch, release_device_array, json_path, num_batch) &&
-            take_device_batch(&import, json_path, &back) &&
-            compared(adc_reference_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(json_path, num_batch,
-                                                                                        &back));
-  return end(&import, ok);
-}
-
-/* The result of a device stream, back: __arrow_c_device_stream__ where it
- * has one, else __arrow_c_stream__ read as a device stream on the CPU
- * (CPU-only data, as the interface says of an object without the device
- * methods: stream_as_device_stream.h). */
+/* The result's data as a device stream on the CPU: __arrow_c_device_stream__
+ * where it has one, else __arrow_c_stream__ read as one (CPU-only data, as
+ * the interface says of an object without the device methods:
+ * stream_as_device_stream.h). */
 static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStream* back) {
   if (adc_python_has_method(import->result, "__arrow_c_device_stream__")) {
     return call_result_method(import, "__arrow_c_device_stream__") &&
@@ -306,12 +247,72 @@ static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStr
   return true;
 }
 
+/* The result of a batch's import compared with the batch: through the
+ * first of its methods, __arrow_c_device_array__ (where the handover was a
+ * device array), __arrow_c_array__, else its stream (a data frame, a
+ * relation: "Tables / DataFrames and streams can implement"
+ * __arrow_c_stream__ alone), whose rows together must be the batch's. */
+static bool batch_compared(struct import* import, const char* json_path, int num_batch, bool device) {
+  const char* name = device && adc_python_has_method(import->result, "__arrow_c_device_array__")
+                         ? "__arrow_c_device_array__"
+                         : "__arrow_c_array__";
+  if (!adc_python_has_method(import->result, name) &&
+      (adc_python_has_method(import->result, "__arrow_c_stream__") ||
+       adc_python_has_method(import->result, "__arrow_c_device_stream__"))) {
+    struct ArrowDeviceArrayStream stream;
+    return take_device_stream(import, &stream) &&
+           compared(adc_result_stream_differs(json_path, num_batch, &stream));
+  }
+  struct ArrowSchema schema;
+  if (!call_result_method(import, name) || !take(item_of_pair(import, name, 0), "arrow_schema", &schema,
+                                                 sizeof(schema), offsetof(struct ArrowSchema, release))) {
+    return false;
+  }
+  struct ArrowDeviceArray back;
+  memset(&back, 0, sizeof(back));
+  back.device_type = ARROW_DEVICE_CPU;
+  bool taken = strcmp(name, "__arrow_c_device_array__") == 0
+                   ? take(item_of_pair(import, name, 1), "arrow_device_array", &back, sizeof(back),
+                          offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release))
+                   : take(item_of_pair(import, name, 1), "arrow_array", &back.array, sizeof(back.array),
+                          offsetof(struct ArrowArray, release));
+  if (!taken) {
+    schema.release(&schema);
+    return false;
+  }
+  if (back.device_type != ARROW_DEVICE_CPU) {
+    snprintf(message, sizeof(message),
+             "the consumer's result gave a device array on device type %d, not the CPU",
+             (int)back.device_type);
+    back.array.release(&back.array);
+    schema.release(&schema);
+    return false;
+  }
+  return compared(adc_result_batch_differs(json_path, num_batch, &schema, &back.array));
+}
+
+EXPORT const char* adc_python_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path,
+                                                                           int num_batch,
+                                                                           struct ArrowArray* batch) {
+  struct import import;
+  bool ok = begin(&import, adc_handover_batch, batch, release_array, json_path, num_batch) &&
+            batch_compared(&import, json_path, num_batch, false);
+  return end(&import, ok);
+}
+
+EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
+    const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
+  struct import import;
+  bool ok = begin(&import, adc_handover_device_batch, batch, release_device_array, json_path, num_batch) &&
+            batch_compared(&import, json_path, num_batch, true);
+  return end(&import, ok);
+}
+
 EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
     const char* json_path, struct ArrowDeviceArrayStream* stream) {
   struct import import;
   struct ArrowDeviceArrayStream back;
   bool ok = begin(&import, adc_handover_device_stream, stream, release_device_stream, json_path, 0) &&
-            take_device_stream(&import, &back) &&
-            compared(adc_reference_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(json_path, &back));
+            take_device_stream(&import, &back) && compared(adc_result_stream_differs(json_path, -1, &back));
   return end(&import, ok);
 }
