@@ -9,13 +9,17 @@
  * a decline is a violation of these rules, and a library with neither the
  * C Data Interface entry points nor the device ones cannot be judged at
  * all, which fails them too (CONFORMANCE.md, "The baseline"). */
+#include <stdio.h>
 #include <string.h>
 
 #include "consumer_feed/consumer_feed.h"
 #include "feed_again.h"
 #include "rule_api/consumer_calls.h"
+#include "rule_api/library_text.h"
 #include "rule_api/needs.h"
 #include "rule_api/producer_calls.h"
+#include "rule_api/stream_calls.h"
+#include "rule_api/stream_rows.h"
 
 /* Every column an int32 or a struct of such, none dictionary-encoded. */
 static bool baseline_field(const struct arrow_json_field* field) {
@@ -47,15 +51,15 @@ static const struct adc_device_filter cpu_devices = {
  * One that has the other form instead is judged on the other CPU device
  * (not_supported here); one with neither cannot be judged: a violation
  * naming every missing symbol. */
-static bool can_be_judged(struct adc_case_context* ctx) {
+static bool can_be_judged(struct adc_case_context* ctx, adc_entry_point_set needed) {
   bool device_form = ctx->device->driver->batches_as_device_arrays;
   char here[1024];
   char other[1024];
-  if (adc_library_describe_missing(ctx->library, adc_needs_in_form(ctx->rule, device_form), here,
-                                   sizeof(here)) == 0) {
+  if (adc_library_describe_missing(ctx->library, adc_set_in_form(needed, device_form), here, sizeof(here)) ==
+      0) {
     return true;
   }
-  if (adc_library_describe_missing(ctx->library, adc_needs_in_form(ctx->rule, !device_form), other,
+  if (adc_library_describe_missing(ctx->library, adc_set_in_form(needed, !device_form), other,
                                    sizeof(other)) == 0) {
     adc_not_supported(ctx, "%s; judged through its %s entry points on the other CPU device", here,
                       device_form ? "C Data Interface" : "device");
@@ -68,12 +72,90 @@ static bool can_be_judged(struct adc_case_context* ctx) {
   return false;
 }
 
+/* ExportBatchFromJson (its device form on a device of device arrays) for
+ * batch `batch`, released at once: NULL, or the producer's message where
+ * it declined (read with a bound into `text`). */
+static const char* batch_declined(struct adc_case_context* ctx, int batch, char* text, size_t size) {
+  const struct adc_plugin_functions* f = &ctx->library->functions;
+  const char* error;
+  if (ctx->device->driver->batches_as_device_arrays) {
+    struct ArrowDeviceArray out;
+    memset(&out, 0, sizeof(out));
+    error = f->ExportDeviceBatchFromJson(ctx->fixture_path, batch, ctx->device->driver->kind->arrow_type,
+                                         ctx->device->device_id, &out);
+    if (error == NULL && out.array.release != NULL) out.array.release(&out.array);
+  } else {
+    struct ArrowArray out;
+    memset(&out, 0, sizeof(out));
+    error = f->ExportBatchFromJson(ctx->fixture_path, batch, &out);
+    if (error == NULL && out.release != NULL) out.release(&out);
+  }
+  return error != NULL ? adc_library_text(error, text, size) : NULL;
+}
+
+/* A library that keeps its own model (rule_api/library.h) exports a
+ * table's data through the method its objects have ("Tables / DataFrames
+ * and streams can implement" __arrow_c_stream__ alone; a batch of no rows
+ * need not be an array of its stream): where it declines a batch, its
+ * stream of the fixture stands for it, read to its end and its rows the
+ * fixture's by value. */
+static void stream_stands_for_batches(struct adc_case_context* ctx, int batch, const char* declined) {
+  struct ArrowDeviceArrayStream* stream = adc_export_stream(ctx);
+  if (stream == NULL) return;
+  static struct adc_stream_rows rows; /* large: off the stack */
+  rows.n = 0;
+  int code = 0;
+  struct ArrowSchema* schema = adc_stream_get_schema(ctx, stream, &code);
+  char difference[512] = "";
+  if (schema == NULL && !ctx->has_verdict)
+    snprintf(difference, sizeof(difference), "get_schema returned %d", code);
+  while (schema != NULL && !ctx->has_verdict && difference[0] == '\0' && rows.n < ADC_STREAM_MOST_BATCHES) {
+    struct ArrowDeviceArray* array = adc_stream_get_next(ctx, stream, rows.n, &code);
+    if (array == NULL) {
+      snprintf(difference, sizeof(difference), "get_next returned %d", code);
+    } else if (array->array.release == NULL) {
+      break;
+    } else {
+      rows.arrays[rows.n++] = array;
+    }
+  }
+  if (difference[0] == '\0' && schema != NULL && !ctx->has_verdict)
+    adc_compare_stream_rows(ctx, schema, &rows, difference, sizeof(difference));
+  if (difference[0] != '\0' && !ctx->has_verdict) {
+    adc_violation(ctx,
+                  "the producer declined to export batch %d, which every producer must export (%s), and its "
+                  "stream, which stands for its batches, did not give the fixture's data: %s",
+                  batch, declined, difference);
+  } else if (!ctx->has_verdict) {
+    adc_note(ctx, "batch %d declined (%s); its stream gave the fixture's rows", batch, declined);
+  }
+  adc_stream_rows_release(&rows);
+  if (schema != NULL) schema->release(schema);
+  stream->release(stream);
+}
+
+/* What every producer exports on the baseline: the schema and each batch
+ * (the stream the rule also needs stands for the batches of a library that
+ * keeps its own model, and is asked of no other). */
+#define BASELINE_EXPORTS (ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson))
+
 static void exports_baseline(struct adc_case_context* ctx) {
-  if (!can_be_judged(ctx)) return;
+  if (!can_be_judged(ctx, BASELINE_EXPORTS)) return;
   ctx->decline_is_violation = true;
   struct ArrowSchema* schema = adc_export_schema_raw(ctx);
   if (schema == NULL) return;
   if (schema->release != NULL) schema->release(schema);
+  if (ctx->library->keeps_own_model) {
+    ADC_FOR_EACH_BATCH(ctx, batch) {
+      char text[ADC_LIBRARY_TEXT_LIMIT + 128];
+      const char* declined = batch_declined(ctx, batch, text, sizeof(text));
+      if (declined != NULL) {
+        stream_stands_for_batches(ctx, batch, declined);
+        return;
+      }
+    }
+    return;
+  }
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct ArrowArray* array = adc_export_batch_raw(ctx, batch);
     if (array != NULL && array->release != NULL) array->release(array);
@@ -81,7 +163,7 @@ static void exports_baseline(struct adc_case_context* ctx) {
 }
 
 static void imports_baseline(struct adc_case_context* ctx) {
-  if (!can_be_judged(ctx)) return;
+  if (!can_be_judged(ctx, ctx->rule->needs)) return;
   struct adc_error error;
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowSchema schema;
@@ -127,7 +209,7 @@ static const struct adc_rule rules[] = {
                   "and so does a library with neither the C Data Interface nor the device entry points.",
         .role = ADC_ROLE_PRODUCER,
         .severity = ADC_MUST,
-        .needs = ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson),
+        .needs = BASELINE_EXPORTS | ADC_NEED(ExportDeviceStreamFromJson),
         .judges_missing_entry_points = true,
         .devices = &cpu_devices,
         .fixtures = &baseline_fixtures,

@@ -244,6 +244,31 @@ START_TEST(a_batch_unlike_its_objects_schema_is_declined) {
 }
 END_TEST
 
+/* The baseline of a Python library: a batch it declines is stood for by
+ * its stream of the fixture, read to its end (a library may export tables,
+ * not batches); declining both fails it (rules_baseline.c). */
+START_TEST(a_python_librarys_stream_stands_for_its_batches_on_the_baseline) {
+  const char* baseline = "cpu/baseline.producer.exports_baseline_fixtures/int32_nulls";
+  const char* args[] = {"--producer", "python:misbehaving_python:declines_batches",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   baseline,
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const char* message;
+  ck_assert_str_eq(status_of(report, baseline, &message), "pass");
+  ck_assert_msg(message != NULL && strstr(message, "its stream gave the fixture's rows") != NULL, "%s",
+                message);
+  cJSON_Delete(report);
+  args[1] = "python:misbehaving_python:declines_batches_and_streams";
+  report = report_exiting(args, 1);
+  ck_assert_str_eq(status_of(report, baseline, &message), "fail");
+  ck_assert_msg(strstr(message, "declined to export a stream") != NULL &&
+                    strstr(message, "this object gives nothing at all") != NULL,
+                "%s", message);
+  cJSON_Delete(report);
+}
+END_TEST
+
 struct misbehaviour {
   const char* producer;
   const char* status; /* of both cases: each reaches the factory */
@@ -474,6 +499,7 @@ int main(void) {
   tcase_add_test(each, a_stream_only_object_is_judged_through_its_stream);
   tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
   tcase_add_test(each, a_batch_unlike_its_objects_schema_is_declined);
+  tcase_add_test(each, a_python_librarys_stream_stands_for_its_batches_on_the_baseline);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
   tcase_add_test(each, module_not_found_is_one_error_line);

@@ -165,30 +165,34 @@ EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* 
   return end(&call, ok);
 }
 
+/* The library's schema of the fixture, which the harness reads its
+ * batches by (ExportSchemaFromJson), into `schema`: taken before the
+ * batch's own method is called, as a library may serve one query at a
+ * time (DuckDB's connection refuses a second while a result is open).
+ * False with `message` set where it was not exported. */
+static bool schema_of_fixture(const char* json_path, struct ArrowSchema* schema) {
+  memset(schema, 0, sizeof(*schema));
+  const char* error = adc_python_CDataIntegration_ExportSchemaFromJson(json_path, schema);
+  if (error == NULL) return true;
+  char why[1024];
+  snprintf(why, sizeof(why), "%.1000s", error);
+  snprintf(message, sizeof(message),
+           "the object's schema of the fixture, which the harness reads its batches by, was not exported: %s",
+           why);
+  return false;
+}
+
 /* Whether a batch's own schema (its pair's, its stream's) has the types of
- * the library's schema of the fixture, which the harness reads its
- * batches by (schema_types.h); false with `message` set otherwise. */
-static bool typed_as_its_schema(const char* json_path, const struct ArrowSchema* batch_schema) {
-  struct ArrowSchema schema;
-  memset(&schema, 0, sizeof(schema));
-  const char* error = adc_python_CDataIntegration_ExportSchemaFromJson(json_path, &schema);
+ * the library's schema of the fixture (schema_types.h); false with
+ * `message` set otherwise. */
+static bool typed_as_its_schema(const struct ArrowSchema* schema, const struct ArrowSchema* batch_schema) {
   char difference[512];
-  bool same = error == NULL && adc_same_schema_types(batch_schema, &schema, difference, sizeof(difference));
-  if (error != NULL) {
-    char why[1024];
-    snprintf(why, sizeof(why), "%.1000s", error);
-    snprintf(
-        message, sizeof(message),
-        "the object's schema of the fixture, which the harness reads its batches by, was not exported: %s",
-        why);
-  } else if (!same) {
-    snprintf(message, sizeof(message),
-             "the batch's own schema has other types than the object's schema of the fixture "
-             "(ExportSchemaFromJson), which the harness reads its batches by: %s",
-             difference);
-  }
-  if (schema.release != NULL) schema.release(&schema);
-  return same;
+  if (adc_same_schema_types(batch_schema, schema, difference, sizeof(difference))) return true;
+  snprintf(message, sizeof(message),
+           "the batch's own schema has other types than the object's schema of the fixture "
+           "(ExportSchemaFromJson), which the harness reads its batches by: %s",
+           difference);
+  return false;
 }
 
 /* The one array of the object's C stream, for an object with no array
@@ -199,7 +203,8 @@ static bool typed_as_its_schema(const char* json_path, const struct ArrowSchema*
  * one array before its end; declined where it gave none (a stream need
  * not give an empty batch) or several (the library splits the batch's
  * rows), `out` left untouched. */
-static bool take_only_array_of_stream(struct call* call, const char* json_path, struct ArrowArray* out) {
+static bool take_only_array_of_stream(struct call* call, const struct ArrowSchema* library,
+                                      struct ArrowArray* out) {
   struct ArrowArrayStream stream;
   if (!call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) ||
       !take(call->result, "arrow_array_stream", &stream, sizeof(stream),
@@ -208,7 +213,7 @@ static bool take_only_array_of_stream(struct call* call, const char* json_path, 
   }
   struct ArrowSchema schema;
   int code = stream.get_schema(&stream, &schema);
-  bool typed = code == 0 && typed_as_its_schema(json_path, &schema);
+  bool typed = code == 0 && typed_as_its_schema(library, &schema);
   if (code == 0) schema.release(&schema);
   if (!typed) {
     if (code != 0)
@@ -244,7 +249,8 @@ static bool take_only_array_of_stream(struct call* call, const char* json_path, 
 /* Whether the schema of the (schema, array) pair `method` returned has
  * the types of the library's schema of the fixture (typed_as_its_schema);
  * false with `message` set otherwise. */
-static bool pair_typed_as_its_schema(struct call* call, const char* method, const char* json_path) {
+static bool pair_typed_as_its_schema(struct call* call, const char* method,
+                                     const struct ArrowSchema* library) {
   if (second_of_pair(call, method) == NULL) return false;
   py_object* schema = adc_py.PyTuple_GetItem(call->result, 0);
   /* Read under whatever name the capsule has: its name is
@@ -258,21 +264,27 @@ static bool pair_typed_as_its_schema(struct call* call, const char* method, cons
     snprintf(message, sizeof(message), "%s() returned a pair whose first is no capsule of a schema", method);
     return false;
   }
-  return typed_as_its_schema(json_path, structure);
+  return typed_as_its_schema(library, structure);
 }
 
 /* The batch as an ArrowArray: the second of the object's
  * __arrow_c_array__() pair, else the one array of its C stream; declined
  * where its schema is not the library's schema of the fixture. */
 static bool take_array(struct call* call, const char* json_path, struct ArrowArray* out) {
+  struct ArrowSchema library;
+  if (!schema_of_fixture(json_path, &library)) return false;
+  bool ok;
   if (!adc_python_has_method(call->made, "__arrow_c_array__") &&
       adc_python_has_method(call->made, "__arrow_c_stream__")) {
-    return take_only_array_of_stream(call, json_path, out);
-  }
-  return call_method(call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
-         pair_typed_as_its_schema(call, "__arrow_c_array__", json_path) &&
+    ok = take_only_array_of_stream(call, &library, out);
+  } else {
+    ok = call_method(call, "__arrow_c_array__", sizeof(struct ArrowArray)) &&
+         pair_typed_as_its_schema(call, "__arrow_c_array__", &library) &&
          take(second_of_pair(call, "__arrow_c_array__"), "arrow_array", out, sizeof(*out),
               offsetof(struct ArrowArray, release));
+  }
+  library.release(&library);
+  return ok;
 }
 
 EXPORT const char* adc_python_CDataIntegration_ExportBatchFromJson(const char* json_path, int num_batch,
@@ -292,10 +304,13 @@ EXPORT const char* adc_python_CDeviceIntegration_ExportDeviceBatchFromJson(const
   struct call call;
   bool ok = begin(&call, ADC_SOURCE_BATCH, json_path, num_batch);
   if (ok && adc_python_has_method(call.made, "__arrow_c_device_array__")) {
-    ok = call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
-         pair_typed_as_its_schema(&call, "__arrow_c_device_array__", json_path) &&
+    struct ArrowSchema library;
+    ok = schema_of_fixture(json_path, &library) &&
+         call_method(&call, "__arrow_c_device_array__", sizeof(struct ArrowDeviceArray)) &&
+         pair_typed_as_its_schema(&call, "__arrow_c_device_array__", &library) &&
          take(second_of_pair(&call, "__arrow_c_device_array__"), "arrow_device_array", out, sizeof(*out),
               offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release));
+    if (library.release != NULL) library.release(&library);
   } else if (ok) {
     /* CPU-only data ("Device Support": "The absence of the device version
      * methods implies CPU-only data"): the C array, with only the members

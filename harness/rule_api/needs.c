@@ -19,14 +19,18 @@ enum adc_entry_point adc_entry_point_in_form(enum adc_entry_point entry_point, b
   }
 }
 
-adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_form) {
+adc_entry_point_set adc_set_in_form(adc_entry_point_set needs, bool device_form) {
   adc_entry_point_set set = 0;
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if (rule->needs & ADC_ENTRY_POINT_BIT(i)) {
+    if (needs & ADC_ENTRY_POINT_BIT(i)) {
       set |= ADC_ENTRY_POINT_BIT(adc_entry_point_in_form((enum adc_entry_point)i, device_form));
     }
   }
   return set;
+}
+
+adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_form) {
+  return adc_set_in_form(rule->needs, device_form);
 }
 
 /* The needs of the rule as the library must meet them on the case's device. */

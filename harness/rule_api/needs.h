@@ -27,6 +27,8 @@ bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device
 /* The entry points a rule needs in their C Data Interface form (on `cpu`,
  * device_form false) or their device form (every other device). */
 adc_entry_point_set adc_needs_in_form(const struct adc_rule* rule, bool device_form);
+/* The same for a set of entry points of the rule's own choosing. */
+adc_entry_point_set adc_set_in_form(adc_entry_point_set needs, bool device_form);
 
 /* Whether the body may call `entry_point` (by its CPU name; the call goes to
  * its device form where adc_entry_point_on_device says so).  Otherwise gives
