@@ -7,6 +7,17 @@
 #include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 
+bool adc_not_supported_if_declined_plainly(struct adc_case_context* ctx, int batch) {
+  char plain[1024];
+  if (ctx->has_verdict || !adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) return false;
+  adc_not_supported(
+      ctx,
+      "batch %d: the consumer declines the fixture even exported as it is (%s judges that on the "
+      "baseline fixtures): %s",
+      batch, ADC_RULE_CONSUMER_BASELINE, plain);
+  return true;
+}
+
 bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size) {
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowDeviceArray array;

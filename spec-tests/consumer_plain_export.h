@@ -15,4 +15,9 @@
  * it, with no layout of the rule's; its message into `message`. */
 bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size);
 
+/* Where the consumer declines batch `batch` exported plainly: the case's
+ * not_supported, naming the decline and the baseline rule, and true;
+ * false (no verdict) where it imports it. */
+bool adc_not_supported_if_declined_plainly(struct adc_case_context* ctx, int batch);
+
 #endif /* ADC_CONSUMER_PLAIN_EXPORT_H */

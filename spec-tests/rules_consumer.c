@@ -99,6 +99,18 @@ static void schema_release_exactly_once(struct adc_case_context* ctx) {
   adc_feed_free(feed);
 }
 
+/* A consumer that rejected a valid export (read-only, or watched): where
+ * it declines the fixture even exported plainly, its answer says nothing
+ * of the rule (not_supported, pointing at the baseline rule, which judges
+ * a decline of the baseline fixtures); otherwise the rule cannot tell. */
+static void rejected_valid_export(struct adc_case_context* ctx, int batch, const char* error) {
+  char reported[1024];
+  snprintf(reported, sizeof(reported), "%s", error);
+  if (!adc_not_supported_if_declined_plainly(ctx, batch) && !ctx->has_verdict) {
+    adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, reported);
+  }
+}
+
 static const char wrote_message[] =
     "the consumer wrote to an exported buffer, which both sides should "
     "treat as immutable";
@@ -144,8 +156,7 @@ static void guard_read_only_batch(struct adc_case_context* ctx, int batch) {
      * else can be mapped there. */
     for (size_t i = 0; i < guards.count; i++) adc_guard_remove(guards.handles[i]);
     free(guards.handles);
-    if (error != NULL)
-      adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
+    if (error != NULL) rejected_valid_export(ctx, batch, error);
   }
   adc_feed_free(feed);
 }
@@ -178,7 +189,7 @@ static void compare_watched_batch(struct adc_case_context* ctx, int batch) {
                     batch, wrote_message, written, first.n_buffers, first.buffer, first.size,
                     first.first_byte);
     } else if (error != NULL) {
-      adc_unresolved(ctx, "batch %d: the consumer rejected a valid export: %s", batch, error);
+      rejected_valid_export(ctx, batch, error);
     }
   }
   adc_feed_free(feed);
@@ -208,16 +219,9 @@ static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_lay
                                            adc_feed_batch_again(&input, feed, ctx->fixture, batch, layout));
       char reported[1024];
       if (error != NULL) snprintf(reported, sizeof(reported), "%s", error);
-      char plain[1024];
       if (error == NULL || ctx->has_verdict) {
         /* equal, or the call could not be made (verdict given) */
-      } else if (adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) {
-        adc_not_supported(
-            ctx,
-            "batch %d: the consumer declines the fixture even exported as it is (%s judges that "
-            "on the baseline fixtures): %s",
-            batch, ADC_RULE_CONSUMER_BASELINE, plain);
-      } else {
+      } else if (!adc_not_supported_if_declined_plainly(ctx, batch)) {
         adc_violation(ctx, "batch %d, exported with %s, equals the fixture but the consumer reported: %s",
                       batch, described, reported);
       }

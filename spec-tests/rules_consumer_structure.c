@@ -46,7 +46,6 @@ static void structure_refused(struct adc_case_context* ctx, enum arrow_structure
       struct adc_feed_input input;
       const char* refusal = adc_import_batch(
           ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, &broken));
-      char plain[1024];
       if (ctx->has_verdict) {
         /* the call could not be made (verdict given) */
       } else if (refusal == NULL) {
@@ -55,11 +54,8 @@ static void structure_refused(struct adc_case_context* ctx, enum arrow_structure
                       "reported equal to the fixture: the consumer accepted structurally invalid input "
                       "silently",
                       batch, info->name, info->clause, info->sentence);
-      } else if (adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) {
-        adc_not_supported(ctx,
-                          "batch %d: the consumer declines the fixture even exported as it is (%s judges "
-                          "that on the baseline fixtures): %s",
-                          batch, ADC_RULE_CONSUMER_BASELINE, plain);
+      } else {
+        adc_not_supported_if_declined_plainly(ctx, batch);
       }
     }
     adc_feed_free(feed);

@@ -377,8 +377,10 @@ END_TEST
 
 /* The consumer's misbehaviour is the verdict of the case, with the
  * traceback's last line in its message: the baseline fails (the consumer
- * declined a plain export), the immutability rule cannot tell (unresolved);
- * a crash or hang is either case's crash or timeout. */
+ * declined a plain export), the immutability rule is not_supported (the
+ * consumer declines the fixture even exported plainly, so its answer says
+ * nothing of immutability); a crash or hang is either case's crash or
+ * timeout. */
 struct consumer_misbehaviour {
   const char* consumer;
   const char* baseline_status;
@@ -387,13 +389,13 @@ struct consumer_misbehaviour {
 };
 
 static const struct consumer_misbehaviour consumer_misbehaviours[] = {
-    {"python:misbehaving_python:raises", "fail", "unresolved",
+    {"python:misbehaving_python:raises", "fail", "not_supported",
      "misbehaving_python:raises(handover): ValueError: this factory refuses on purpose"},
     {"python:misbehaving_python:segfaults", "crash", "crash", "signal 11"},
     {"python:misbehaving_python:hangs", "timeout", "timeout", "within"},
-    {"python:misbehaving_python:returns_none", "fail", "unresolved",
+    {"python:misbehaving_python:returns_none", "fail", "not_supported",
      "the consumer's result (<class 'NoneType'>) has no __arrow_c_"},
-    {"python:misbehaving_python_import:consume", "fail", "unresolved",
+    {"python:misbehaving_python_import:consume", "fail", "not_supported",
      "importing misbehaving_python_import: ImportError: this module fails to import inside a case"},
 };
 
