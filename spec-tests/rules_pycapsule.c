@@ -235,6 +235,44 @@ static void unknown_keyword_refused(struct adc_case_context* ctx) {
   FOR_EACH_METHOD(ctx, device_methods, ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD, true, judge_unknown_keyword);
 }
 
+/* ---- pycapsule.requested_schema.representation_given --------------------- */
+/* A library exports its own representation of the data ("Values, not
+ * representations"); asked for the fixture's own schema, data it can
+ * have, it should give it: each node it gives otherwise is named, with
+ * what it gave. */
+static void judge_representation(struct adc_case_context* ctx, enum adc_pycapsule_method method,
+                                 const struct adc_pycapsule_observation* seen) {
+  const char* name = adc_pycapsule_method_name(method);
+  if (seen->raised) {
+    adc_violation(ctx,
+                  "%s(requested_schema=<the fixture's own schema>) raised %s: the callee should attempt the "
+                  "schema asked, or give the data as it would for None",
+                  name, seen->exception);
+    return;
+  }
+  if (seen->returned_format[0] == '\0') {
+    adc_unresolved(ctx, "%s() returned no schema that could be read (%s)", name, RULE_NAMES);
+  } else if (seen->representation_changes < 0) {
+    adc_unresolved(ctx, "%s(requested_schema=<the fixture's own schema>) returned other types (see %s): %s",
+                   name, "schema.format.matches_fixture", seen->changes);
+  } else if (seen->representation_changes > 0) {
+    /* One line a change: said on one line, separated. */
+    char changes[sizeof(seen->changes)];
+    snprintf(changes, sizeof(changes), "%s", seen->changes);
+    for (char* at = changes; *at != '\0'; at++) {
+      if (*at == '\n') *at = at[1] != '\0' ? ';' : '\0';
+    }
+    adc_violation(ctx,
+                  "%s(requested_schema=<the fixture's own schema>) gave %d node(s) in another "
+                  "representation: %s",
+                  name, seen->representation_changes, changes);
+  }
+}
+
+static void representation_given(struct adc_case_context* ctx) {
+  FOR_EACH_METHOD(ctx, requesting_methods, ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA, true, judge_representation);
+}
+
 /* ---- pycapsule.requested_schema.incompatible_refused ---------------------- */
 static void judge_incompatible(struct adc_case_context* ctx, enum adc_pycapsule_method method,
                                const struct adc_pycapsule_observation* seen) {
@@ -383,6 +421,22 @@ static const struct adc_rule rules[] = {
         .devices = &cpu_only,
         .judges_python_objects = true,
         .run = unknown_keyword_refused,
+    },
+    {
+        .id = "pycapsule.requested_schema.representation_given",
+        .clause = "Schema Requests",
+        .sentence = "The callee should attempt to provide the data in the requested schema.",
+        .method = "Calls the array and stream methods the objects have with requested_schema the fixture's "
+                  "own schema: the data it gives back should be in that representation; each node given in "
+                  "another (a string as a string view, a dictionary decoded, a list as a large list: "
+                  "arrow_format/arrow_logical.h) is named with what it was given as. A library keeps its "
+                  "own representation otherwise, and the rules judging data judge its values.",
+        .role = ADC_ROLE_PRODUCER,
+        .severity = ADC_SHOULD,
+        .needs = PROBED_ENTRY_POINTS,
+        .devices = &cpu_only,
+        .judges_python_objects = true,
+        .run = representation_given,
     },
     {
         .id = "pycapsule.requested_schema.incompatible_refused",

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "adc/plugin_abi.h"
+#include "arrow_format/arrow_logical.h"
 #include "fixture_source.h"
 #include "forked_child_wait.h"
 #include "interface_capsules.h"
@@ -247,10 +248,10 @@ static py_object* empty_struct_capsule(void) {
 
 /* The keyword arguments of the probe's call, or NULL for none (and NULL
  * with `failed` set where they could not be built). */
-static py_object* probe_keywords(enum adc_pycapsule_probe probe, bool* failed) {
+static py_object* probe_keywords(enum adc_pycapsule_probe probe, const char* json_path, bool* failed) {
   *failed = false;
   if (probe != ADC_PYCAPSULE_PROBE_NONE_KEYWORD && probe != ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD &&
-      probe != ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
+      probe != ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA && probe != ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA)
     return NULL;
   py_object* keywords = adc_py.PyDict_New();
   bool ok = keywords != NULL;
@@ -262,7 +263,8 @@ static py_object* probe_keywords(enum adc_pycapsule_probe probe, bool* failed) {
     ok = one != NULL && adc_py.PyDict_SetItemString(keywords, "adc_conformance_probe", one) == 0;
     if (one != NULL) adc_py.Py_DecRef(one);
   } else if (ok) {
-    py_object* requested = empty_struct_capsule();
+    py_object* requested = probe == ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA ? adc_fixture_schema_capsule(json_path)
+                                                                       : empty_struct_capsule();
     ok = requested != NULL && adc_py.PyDict_SetItemString(keywords, "requested_schema", requested) == 0;
     if (requested != NULL) adc_py.Py_DecRef(requested);
   }
@@ -464,9 +466,25 @@ static void watch_consumed(const struct method_shape* shape, py_object* capsules
   }
 }
 
-/* The format and number of children of the schema the method gave. */
+/* The representation changes of the schema the method gave, against the
+ * fixture's (arrow_logical.h). */
+static void describe_changes(const char* json_path, const struct ArrowSchema* schema,
+                             struct adc_pycapsule_observation* out) {
+  struct arrow_json_file file;
+  char error[256];
+  if (arrow_json_read_file(json_path, &file, error, sizeof(error)) != 0) {
+    snprintf(out->unobserved, sizeof(out->unobserved), "the fixture could not be read: %s", error);
+    return;
+  }
+  out->representation_changes =
+      arrow_logical_describe_changes(&file, schema, out->changes, sizeof(out->changes));
+  arrow_json_file_free(&file);
+}
+
+/* The format and number of children of the schema the method gave, and
+ * where `json_path` is given, its representation changes. */
 static void read_returned_schema(const struct method_shape* shape, py_object* capsules[2],
-                                 struct adc_pycapsule_observation* out) {
+                                 const char* json_path, struct adc_pycapsule_observation* out) {
   struct ArrowSchema* schema = NULL;
   struct ArrowSchema fetched;
   memset(&fetched, 0, sizeof(fetched));
@@ -484,6 +502,7 @@ static void read_returned_schema(const struct method_shape* shape, py_object* ca
   if (schema != NULL && schema->release != NULL) {
     snprintf(out->returned_format, sizeof(out->returned_format), "%s", schema->format ? schema->format : "");
     out->returned_children = schema->n_children;
+    if (json_path != NULL) describe_changes(json_path, schema, out);
   }
   if (fetched.release != NULL) fetched.release(&fetched);
 }
@@ -550,7 +569,7 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   if (!out->has_method) goto done;
   bound = adc_py.PyObject_GetAttrString(made, name_of(shape));
   bool failed;
-  keywords = probe_keywords(probe, &failed);
+  keywords = probe_keywords(probe, json_path, &failed);
   no_arguments = adc_py.PyTuple_New(0);
   if (bound == NULL || failed || no_arguments == NULL) {
     adc_python_error_line("preparing the probe's call", message, sizeof(message));
@@ -582,7 +601,9 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
     watch_consumed(shape, capsules, out);
   }
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
-    read_returned_schema(shape, capsules, out);
+    read_returned_schema(shape, capsules, NULL, out);
+  if (capsules_read && probe == ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA)
+    read_returned_schema(shape, capsules, json_path, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_STREAM_END) {
     if (method == ADC_PYCAPSULE_STREAM) {
       read_stream_to_end(capsules[0], out);

@@ -87,6 +87,12 @@ enum adc_pycapsule_probe {
    * code (at most ADC_PYCAPSULE_MOST_BATCHES + 1 times), every array
    * released; the capsule's destructor releases the stream. */
   ADC_PYCAPSULE_PROBE_STREAM_END,
+  /* method(requested_schema=S), S the fixture's own schema (exported by
+   * the reference producer): data it can have, so the callee "should
+   * attempt to provide the data in the requested schema" ("Schema
+   * Requests"); the representation it returned is compared with S
+   * (arrow_logical.h). */
+  ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA,
 };
 
 #define ADC_PYCAPSULE_MOST_BATCHES 1024
@@ -133,6 +139,13 @@ struct adc_pycapsule_observation {
   int stream_batches;
   bool stream_ended;
   int stream_error;
+  /* ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA, where the call returned a schema
+   * (the pair's, or the stream's get_schema): how many nodes it exports in
+   * another representation than the fixture's, each one a line of
+   * `changes` ("column 's': utf8 (u) exported as utf8view (vu)"); -1 where
+   * its types are not logically the fixture's (`changes` then says how). */
+  int representation_changes;
+  char changes[2 * ADC_PYCAPSULE_TEXT];
   /* Set where the call returned but the probe could not watch what it
    * watches (the consumed probe's child could not be made, or hung): why. */
   char unobserved[ADC_PYCAPSULE_TEXT];
