@@ -44,6 +44,7 @@
 #include "python_runtime.h"
 #include "result_values.h"
 #include "stream_as_device_stream.h"
+#include "stream_schema.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define FUNCTION_VARIABLE "ADC_PYTHON_CONSUMER"
@@ -197,21 +198,10 @@ static bool take_schema(struct import* import, struct ArrowSchema* back) {
            take(import->method, "arrow_schema", back, sizeof(*back), offsetof(struct ArrowSchema, release));
   }
   struct ArrowArrayStream stream;
-  if (!call_result_method(import, "__arrow_c_stream__") ||
-      !take(import->method, "arrow_array_stream", &stream, sizeof(stream),
-            offsetof(struct ArrowArrayStream, release))) {
-    return false;
-  }
-  int code = stream.get_schema(&stream, back);
-  if (code != 0) {
-    const char* error = stream.get_last_error(&stream);
-    snprintf(message, sizeof(message),
-             "the consumer's result has no __arrow_c_schema__, and get_schema of its __arrow_c_stream__ "
-             "returned %d: %s",
-             code, error != NULL ? error : "(no message)");
-  }
-  stream.release(&stream);
-  return code == 0;
+  return call_result_method(import, "__arrow_c_stream__") &&
+         take(import->method, "arrow_array_stream", &stream, sizeof(stream),
+              offsetof(struct ArrowArrayStream, release)) &&
+         adc_python_schema_of_stream(&stream, back, "the consumer's result", message, sizeof(message));
 }
 
 EXPORT const char* adc_python_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,

@@ -39,6 +39,7 @@
 #include "python_runtime.h"
 #include "schema_types.h"
 #include "stream_as_device_stream.h"
+#include "stream_schema.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define FACTORY_VARIABLE "ADC_PYTHON_PRODUCER"
@@ -128,27 +129,13 @@ static bool on_cpu(ArrowDeviceType device_type) {
   return false;
 }
 
-/* The schema of the object's C stream, for an object with no
- * __arrow_c_schema__ (the interface: "Tables / DataFrames and streams can
- * implement the method __arrow_c_stream__"; a data frame or a relation
- * often has that method alone): its get_schema, the stream then released
- * unread. */
+/* The schema of the object's C stream (stream_schema.h). */
 static bool take_schema_of_stream(struct call* call, struct ArrowSchema* out) {
   struct ArrowArrayStream stream;
-  if (!call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) ||
-      !take(call->result, "arrow_array_stream", &stream, sizeof(stream),
-            offsetof(struct ArrowArrayStream, release))) {
-    return false;
-  }
-  int code = stream.get_schema(&stream, out);
-  if (code != 0) {
-    const char* error = stream.get_last_error(&stream);
-    snprintf(message, sizeof(message),
-             "the object has no __arrow_c_schema__, and get_schema of its __arrow_c_stream__ returned %d: %s",
-             code, error != NULL ? error : "(no message)");
-  }
-  stream.release(&stream);
-  return code == 0;
+  return call_method(call, "__arrow_c_stream__", sizeof(struct ArrowArrayStream)) &&
+         take(call->result, "arrow_array_stream", &stream, sizeof(stream),
+              offsetof(struct ArrowArrayStream, release)) &&
+         adc_python_schema_of_stream(&stream, out, "the object", message, sizeof(message));
 }
 
 EXPORT const char* adc_python_CDataIntegration_ExportSchemaFromJson(const char* json_path,
