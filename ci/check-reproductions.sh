@@ -16,11 +16,11 @@ for program in "$@"; do
   status=$?
   printf '%s\n' "$output"
   # The finding's number, as the program's verdict line gives it.
-  finding="$(grep -oE 'REPRODUCED [A-Z][0-9]+' <<<"$output" | head -n 1 | cut -d' ' -f2)"
+  finding="$(grep -oE 'REPRODUCED [A-Z]+[0-9]+' <<<"$output" | head -n 1 | cut -d' ' -f2)"
   case "$status" in
     0) ;;
     1)
-      echo "finding ${finding:-?} of $peer no longer reproduces ($name): the peer fixed it; retire ${finding:-it} from CONFORMANCE.md and interop/$peer/expectations.txt"
+      echo "finding ${finding:-?} of $peer no longer reproduces ($name): the peer fixed it; retire ${finding:-it} from CONFORMANCE.md and interop/$peer/*-expectations.txt"
       failed=1
       ;;
     2) echo "$name failed to run: a setup error (exit status 2), so it says nothing of its finding"; failed=1 ;;

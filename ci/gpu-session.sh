@@ -192,18 +192,26 @@ mps_jobs_64() {
   same_statuses "$results/jobs-1.json" "$results/mps-jobs-64.json"
 }
 
+# Both roles run at once on a GPU (one device start): their expectations
+# are the two files of interop/nanoarrow together.
+nanoarrow_expectations() {
+  cat interop/nanoarrow/producer-expectations.txt interop/nanoarrow/consumer-expectations.txt >"$results/nanoarrow-expectations.txt"
+  echo "$results/nanoarrow-expectations.txt"
+}
+
 nanoarrow_cuda() {
-  local adapter="$build/libadc_nanoarrow.so" status=0
+  local adapter="$build/libadc_nanoarrow.so" status=0 expectations
+  expectations="$(nanoarrow_expectations)"
   # cuda takes twice cuda_host's time (30 s there on an H200): its cases
   # that meet "unspecified launch failure" each end a process (below).
   for device in cuda cuda_host; do
     local share=$((STEP_LIMIT / 3))
     [ "$device" = cuda ] && share=$((STEP_LIMIT * 2 / 3))
     timeout "$share" "$conform" --producer "$adapter" --consumer "$adapter" --prefix nanoarrow --device "$device" \
-      --expect interop/nanoarrow/expectations.txt --report-json "$results/nanoarrow-$device.json" || status=$?
+      --expect "$expectations" --report-json "$results/nanoarrow-$device.json" || status=$?
     # Every case that did not pass named by an entry, every entry of this
     # device matching a case, as ci/peer-conformance.sh asks on the CPU.
-    python3 ci/expectations-exact.py "$results/nanoarrow-$device.json" interop/nanoarrow/expectations.txt "$device" ||
+    python3 ci/expectations-exact.py "$results/nanoarrow-$device.json" "$expectations" "$device" ||
       status=1
   done
   return "$status"
@@ -219,7 +227,7 @@ nanoarrow_cuda() {
 nanoarrow_device_arrays() {
   local adapter="$build/libadc_nanoarrow.so" status=0 third=$((STEP_LIMIT / 3)) name
   local run=("$conform" --producer "$adapter" --consumer "$adapter" --prefix nanoarrow --device cuda
-    --filter 'cuda/device_array.*' --expect interop/nanoarrow/expectations.txt)
+    --filter 'cuda/device_array.*' --expect "$(nanoarrow_expectations)")
   timeout "$third" "${run[@]}" --report-json "$results/nanoarrow-device-arrays.json" || status=$?
   timeout "$third" "${run[@]}" --jobs 1 --report-json "$results/nanoarrow-device-arrays-jobs-1.json" || status=$?
   if [ -n "$compute_sanitizer" ]; then

@@ -3,7 +3,7 @@
 # hipcc and libamdhip64-dev build the ROCm reference module (there is no
 # AMD GPU here: its cases end not_supported with HIP's own reason); the CUDA
 # toolkit is preinstalled on every machine of this project.  python3-venv
-# makes the virtual environment that holds pyarrow (ci/arrow-cpp-venv.sh).
+# makes the virtual environment that holds the peers' packages (ci/peers-venv.sh).
 # clang and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
 # the fuzz targets (tests/fuzz).  python3-jsonschema and libxml2-utils
 # (xmllint) validate the JSON and JUnit reports against their schemas in

@@ -3,13 +3,21 @@
 # source distribution (sdist) of the `nanoarrow` Python package, which carries the
 # whole C tree under subprojects/arrow-nanoarrow/.  interop/nanoarrow builds
 # nanoarrow's own C Data integration library and our device adapter from it.
-# The version is pinned: interop/nanoarrow/expectations.txt records what this
-# version does, and a new one is a deliberate change of both.
+# The version is the one interop/peers.tsv pins for the nanoarrow peer (its
+# expectations record what that version does: a new one is a deliberate
+# change of both, and of the digest below, which is that version's sdist's).
 #   ci/nanoarrow-source.sh build/default
 set -euo pipefail
-build_dir="${1:?usage: ci/nanoarrow-source.sh BUILD_DIR}"
-version="0.9.0"
-sha256="1ce15bbed8532839347faa78824c5dbd3769bff60661003e34c6fba5dd881bd3"
+build_dir="$(realpath -m "${1:?usage: ci/nanoarrow-source.sh BUILD_DIR}")"
+cd "$(dirname "$0")/.."
+version="$(python3 ci/peers.py get nanoarrow packages)"
+version="${version#nanoarrow==}"
+sha256_of_0_9_0="1ce15bbed8532839347faa78824c5dbd3769bff60661003e34c6fba5dd881bd3"
+if [ "$version" != 0.9.0 ]; then
+  echo "ci/nanoarrow-source.sh: interop/peers.tsv pins nanoarrow $version; this script knows the digest of 0.9.0's sdist only" >&2
+  exit 2
+fi
+sha256="$sha256_of_0_9_0"
 source_dir="$build_dir/nanoarrow-source"
 stamp="$source_dir/.version"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then

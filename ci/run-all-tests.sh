@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: the formatting check, the Check suites on a normal build (with
-# Arrow C++ and nanoarrow judged as peers, interop/, the walkthrough's program
+# every peer of interop/peers.tsv judged, the walkthrough's program
 # and the downstream example against the installed package) and on
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
@@ -26,12 +26,13 @@ section() { echo "== $1 (at $((SECONDS - started)) s) =="; }
 section "Formatting"
 ci/check-format.sh
 
-section "default build: Check suites, and Arrow C++ and nanoarrow as peers"
-# pyarrow's libarrow, in a virtual environment of the build, for the Arrow
-# C++ adapter (interop/arrow-cpp); the default preset finds it there.
-# Without PyPI the adapter and its test are left out, loudly, and every
-# other test runs.
-ci/arrow-cpp-venv.sh build/default || echo "WARNING: no pyarrow; Arrow C++ is not judged in this run"
+section "default build: Check suites, and the peers (interop/peers.tsv)"
+# Every peer's pinned packages, in a virtual environment of the build: the
+# Python peers, and pyarrow's libarrow for the Arrow C++ adapter
+# (interop/arrow-cpp); the default preset finds it there.  Without PyPI
+# those peers and their tests are left out, loudly, and every other test
+# runs.
+ci/peers-venv.sh build/default || echo "WARNING: no peers' packages; Arrow C++ and the Python peers are not judged in this run"
 # nanoarrow's C sources, from PyPI's sdist, for the nanoarrow peer
 # (interop/nanoarrow); left out the same way without PyPI.
 ci/nanoarrow-source.sh build/default || echo "WARNING: no nanoarrow sources; nanoarrow is not judged in this run"

@@ -1,6 +1,8 @@
-"""pyarrow as a producer under adc-conform, through the Arrow PyCapsule Interface.
+"""pyarrow as a producer and as a consumer under adc-conform, through the
+Arrow PyCapsule Interface.
 
-    adc-conform --producer python:interop.python.pyarrow_peer:make --device cpu
+    adc-conform --producer python:interop.pyarrow.peer:make --device cpu
+    adc-conform --consumer python:interop.pyarrow.peer:consume --device cpu
 
 `make(source)` is given the fixture as a PyCapsule source (its `kind` is
 "schema", "batch" or "stream") and returns pyarrow's own object for it,
@@ -26,8 +28,7 @@ def bytes_allocated():
 
 def consume(handover):
     """pyarrow as a consumer: imports the harness's export with pyarrow's public
-    constructors and returns pyarrow's object, which the harness imports back
-    (adc-conform --consumer python:interop.python.pyarrow_peer:consume)."""
+    constructors and returns pyarrow's object, which the harness imports back."""
     if handover.kind == "schema":
         return pyarrow.schema(handover)
     if handover.kind == "device_stream":

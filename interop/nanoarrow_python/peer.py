@@ -1,7 +1,8 @@
-"""nanoarrow's Python package as a producer under adc-conform, through the
-Arrow PyCapsule Interface.
+"""nanoarrow's Python package as a producer and as a consumer under
+adc-conform, through the Arrow PyCapsule Interface.
 
-    adc-conform --producer python:interop.python.nanoarrow_peer:make --device cpu
+    adc-conform --producer python:interop.nanoarrow_python.peer:make --device cpu
+    adc-conform --consumer python:interop.nanoarrow_python.peer:consume --device cpu
 
 `make(source)` is given the fixture as a PyCapsule source (its `kind` is
 "schema", "batch" or "stream") and returns nanoarrow's own object for it,
@@ -49,3 +50,17 @@ def make(source):
                 "initialised (c_array_shallow_copy); declined, as the outcome is chance")
         return device_array
     return nanoarrow.c_array_stream(source)
+
+
+def consume(handover):
+    """nanoarrow as a consumer: imports the harness's export with nanoarrow's
+    public constructors and returns nanoarrow's own object, whose interface
+    method the harness then asks for the data back, to compare with the
+    fixture (README, "Running against a Python library")."""
+    if handover.kind == "schema":
+        return nanoarrow.c_schema(handover)
+    if handover.kind == "batch":
+        return nanoarrow.c_array(handover)
+    if handover.kind == "device_batch":
+        return nanoarrow.device.c_device_array(handover)
+    return nanoarrow.c_array_stream(handover)

@@ -1,0 +1,90 @@
+"""Reads interop/peers.tsv, the one table of the peers (its header says
+what each column holds), for the scripts derived from it.
+
+    python3 ci/peers.py names                 every peer's name, one a line
+    python3 ci/peers.py get NAME COLUMN       one cell ("-" when empty)
+    python3 ci/peers.py roles NAME            the roles it is judged in, one a line
+    python3 ci/peers.py packages              every pinned package, once each
+
+A malformed table, an unknown peer or column, or two peers pinning one
+package to different versions is one error line and exit status 2.
+"""
+import os
+import sys
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop", "peers.tsv")
+ROLES = ("producer", "consumer")
+
+
+def fail(message):
+    print(f"interop/peers.tsv: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_table(path=TABLE):
+    """The rows, each a dict of the header's columns, in the table's order."""
+    header, rows = None, []
+    with open(path, encoding="utf-8") as table:
+        for number, line in enumerate(table, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if header is None:
+                header = cells
+                continue
+            if len(cells) != len(header):
+                fail(f"line {number} has {len(cells)} columns, the header {len(header)}")
+            row = dict(zip(header, cells))
+            if any(row.get(f"{role}_devices", "-") == "-" and row.get(role, "-") != "-" for role in ROLES):
+                fail(f"line {number}: a role judged needs its devices")
+            rows.append(row)
+    if header is None:
+        fail("no header row")
+    return rows
+
+
+def find(rows, name):
+    for row in rows:
+        if row["name"] == name:
+            return row
+    fail(f"no peer named '{name}' (the peers: {', '.join(r['name'] for r in rows)})")
+
+
+def pinned_packages(rows):
+    """Every package once, in the table's order; a package pinned twice differently is an error."""
+    pins = {}
+    for row in rows:
+        for requirement in row["packages"].split():
+            if requirement == "-":
+                continue
+            package, _, version = requirement.partition("==")
+            if not version:
+                fail(f"{row['name']}: '{requirement}' is not pinned (PACKAGE==VERSION)")
+            if pins.setdefault(package, requirement) != requirement:
+                fail(f"{package} is pinned as {pins[package]} and as {requirement}")
+    return list(pins.values())
+
+
+def main(argv):
+    rows = read_table()
+    if argv[:1] == ["names"] and len(argv) == 1:
+        print("\n".join(row["name"] for row in rows))
+    elif argv[:1] == ["get"] and len(argv) == 3:
+        row = find(rows, argv[1])
+        if argv[2] not in row:
+            fail(f"no column '{argv[2]}' (the columns: {', '.join(row)})")
+        print(row[argv[2]])
+    elif argv[:1] == ["roles"] and len(argv) == 2:
+        row = find(rows, argv[1])
+        print("\n".join(role for role in ROLES if row[role] != "-"))
+    elif argv == ["packages"]:
+        print("\n".join(pinned_packages(rows)))
+    else:
+        print("usage:\n" + __doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
