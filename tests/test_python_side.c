@@ -31,6 +31,14 @@ static const char* status_of(const cJSON* report, const char* id, const char** m
   return cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
 }
 
+/* Each of the `n` cases `ids` of `report` passed. */
+static void assert_each_passed(const cJSON* report, const char* const* ids, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const char* message;
+    ck_assert_msg(strcmp(status_of(report, ids[i], &message), "pass") == 0, "%s: %s", ids[i], message);
+  }
+}
+
 /* One case of a JSON report, as a test reads it. */
 struct case_view {
   const char* id;
@@ -42,6 +50,19 @@ static struct case_view view_of(const cJSON* c) {
   return (struct case_view){cJSON_GetStringValue(cJSON_GetObjectItem(c, "id")),
                             cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")),
                             cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"))};
+}
+
+/* How many cases of `report` passed; every other must be not_supported. */
+static int passed_else_not_supported(const cJSON* report) {
+  const cJSON* c;
+  int passed = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
+    struct case_view v = view_of(c);
+    passed += strcmp(v.status, "pass") == 0;
+    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
+                  v.status, v.message);
+  }
+  return passed;
 }
 
 /* The report of adc-conform with `args`, which must exit `exit_status`. */
@@ -60,14 +81,7 @@ START_TEST(passthrough_judges_the_reference_through_capsules) {
                         "--filter",   "cpu/*/nested_struct",
                         NULL};
   cJSON* report = report_exiting(args, 0);
-  const cJSON* c;
-  int passed = 0;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    struct case_view v = view_of(c);
-    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
-                  v.status, v.message);
-    passed += strcmp(v.status, "pass") == 0;
-  }
+  int passed = passed_else_not_supported(report);
   ck_assert_msg(passed >= 20, "only %d cases passed", passed);
   const char* message;
   ck_assert_str_eq(status_of(report, BATCH_CASE, &message), "pass");
@@ -148,15 +162,11 @@ START_TEST(the_shims_objects_are_ordinary_objects) {
                         "--filter",   "cpu/*/int32_nulls",
                         NULL};
   cJSON* report = report_exiting(args, 0);
+  int passed = passed_else_not_supported(report);
   const cJSON* c;
-  int passed = 0;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    struct case_view v = view_of(c);
-    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
-                  v.status, v.message);
-    ck_assert_msg(v.message == NULL || strstr(v.message, "AssertionError") == NULL, "%s: %s", v.id,
-                  v.message);
-    passed += strcmp(v.status, "pass") == 0;
+    const char* message = view_of(c).message;
+    ck_assert_msg(message == NULL || strstr(message, "AssertionError") == NULL, "%s: %s", view_of(c).id, message);
   }
   ck_assert_msg(passed >= 40, "only %d cases passed", passed);
   cJSON_Delete(report);
@@ -176,25 +186,14 @@ START_TEST(a_stream_only_object_is_judged_through_its_stream) {
                         "--filter",   "*/*/int32_nulls",
                         NULL};
   cJSON* report = report_exiting(args, 0);
-  const cJSON* c;
-  int passed = 0;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
-    struct case_view v = view_of(c);
-    passed += strcmp(v.status, "pass") == 0;
-    ck_assert_msg(strcmp(v.status, "pass") == 0 || strcmp(v.status, "not_supported") == 0, "%s: %s: %s", v.id,
-                  v.status, v.message);
-  }
+  int passed = passed_else_not_supported(report);
   ck_assert_int_ge(passed, 100);
   const char* reached[] = {"cpu/schema.format.matches_fixture/nested_struct",
                            "cpu/baseline.producer.exports_baseline_fixtures/int32_nulls",
                            "cpu/array.data.matches_fixture/nested_struct",
                            "cpu_device_arrays/device_array.reserved.zeroed/nested_struct",
                            "cpu/device_stream.next.matches_fixture/nested_struct"};
-  for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++) {
-    const char* message;
-    ck_assert_msg(strcmp(status_of(report, reached[i], &message), "pass") == 0, "%s: %s", reached[i],
-                  message);
-  }
+  assert_each_passed(report, reached, sizeof(reached) / sizeof(reached[0]));
   cJSON_Delete(report);
 }
 END_TEST
@@ -366,11 +365,7 @@ START_TEST(consumer_passthrough_judges_the_reference_through_capsules) {
                            "cpu_device_arrays/consumer.release.exactly_once/int32_nulls",
                            "cpu/consumer.device_stream.releases_stream_once/int32_nulls",
                            "cpu/consumer.compare.detects_mismatch/nested_struct"};
-  for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++) {
-    const char* message;
-    ck_assert_msg(strcmp(status_of(report, reached[i], &message), "pass") == 0, "%s: %s", reached[i],
-                  message);
-  }
+  assert_each_passed(report, reached, sizeof(reached) / sizeof(reached[0]));
   cJSON_Delete(report);
 }
 END_TEST
