@@ -227,15 +227,15 @@ END_TEST
   ONE_BATCH(4, "{\"name\":\"d\",\"count\":4,\"VALIDITY\":[1,1,0,1],\"DATA\":" indices "}")
 
 /* COLOUR_ROWS("[0,2,0,1]") of RED_GREEN_BLUE, decoded: a utf8 column. */
-#define DECODED_COLOUR_ROWS                                                                  \
-  ONE_BATCH(4, "{\"name\":\"d\",\"count\":4,\"VALIDITY\":[1,1,0,1],\"OFFSET\":[0,3,7,7,12]," \
-               "\"DATA\":[\"red\",\"blue\",\"\",\"green\"]}")
+#define DECODED_COLOUR_ROWS                                                               \
+  ONE_BATCH(4,                                                                            \
+            "{\"name\":\"d\",\"count\":4,\"VALIDITY\":[1,1,0,1],\"OFFSET\":[0,3,7,7,12]," \
+            "\"DATA\":[\"red\",\"blue\",\"\",\"green\"]}")
 
 START_TEST(dictionaries_equal_their_values_whatever_the_indices) {
   /* Decoded. */
   assert_same_values(COLOURS_FIELD(8, true), RED_GREEN_BLUE, COLOUR_ROWS("[0,2,0,1]"),
-                     FIELD("d", JSON({"name" : "utf8"})), "[]",
-                     DECODED_COLOUR_ROWS);
+                     FIELD("d", JSON({"name" : "utf8"})), "[]", DECODED_COLOUR_ROWS);
   /* uint32 indices into the values in another order. */
   assert_same_values(
       COLOURS_FIELD(8, true), RED_GREEN_BLUE, COLOUR_ROWS("[0,2,0,1]"), COLOURS_FIELD(32, false),
@@ -1027,8 +1027,7 @@ START_TEST(flags_are_compared_where_asked) {
   exported_free(&e);
   /* Decoded, the column has no dictionary to be ordered: its values are
    * the fixture's, and only the widened nullable is left. */
-  export_of(&e, FIELD("d", JSON({"name" : "utf8"})), "[]",
-            DECODED_COLOUR_ROWS);
+  export_of(&e, FIELD("d", JSON({"name" : "utf8"})), "[]", DECODED_COLOUR_ROWS);
   ck_assert_msg(
       arrow_logical_compare_schema_aspects(
           &fixture, &e.schema, ARROW_LOGICAL_FLAGS | ARROW_LOGICAL_NULLABLE_MAY_WIDEN, err, sizeof(err)) == 0,

@@ -166,7 +166,8 @@ START_TEST(the_shims_objects_are_ordinary_objects) {
   const cJSON* c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(report, "cases")) {
     const char* message = view_of(c).message;
-    ck_assert_msg(message == NULL || strstr(message, "AssertionError") == NULL, "%s: %s", view_of(c).id, message);
+    ck_assert_msg(message == NULL || strstr(message, "AssertionError") == NULL, "%s: %s", view_of(c).id,
+                  message);
   }
   ck_assert_msg(passed >= 40, "only %d cases passed", passed);
   cJSON_Delete(report);
