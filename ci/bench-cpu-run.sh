@@ -27,6 +27,9 @@
 #   5. The logical comparison beside the exact one on 10^6-row int32 and utf8
 #      columns, and on the same rows in 8192-row batches and as string views
 #      (tests/benchmarks/bench_logical_compare.c).
+#   6. The main CPU run of the reference beside the reference with an idle
+#      thread pool, which prepared processes keep (ci/bench-kept-pool.sh;
+#      target: a ratio of at most 1.5).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"
@@ -41,14 +44,8 @@ async_only=(--filter '*/async.*' --filter '*/consumer.async.*')
 cases=$("$conform" --producer reference --consumer reference "${no_waits[@]}" --list | wc -l)
 async_cases=$("$conform" --producer reference --consumer reference "${async_only[@]}" --list | wc -l)
 
-seconds() { # wall time of a command, in seconds
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
-}
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+# shellcheck source=ci/bench-timing.sh
+source "$(dirname "$0")/bench-timing.sh"
 
 main_job=(--producer reference --consumer reference --device all --jobs 2)
 # No OpenCL vendor: the opencl device is probed once, found without a
@@ -112,3 +109,5 @@ printf 'benchmark: runner overhead, --jobs 1: run %.3f s (%.0f cases/s), fork+dl
 "$build/bench_validation_throughput"
 "$build/bench_stream_throughput"
 "$build/bench_logical_compare"
+# 6. What keeping a library's thread pool costs (ci/bench-kept-pool.sh).
+BENCH_ROUNDS="$rounds" "$(dirname "$0")/bench-kept-pool.sh" "$build"

@@ -24,14 +24,8 @@ model_dir="$(mktemp -d)"
 reports="$(mktemp -d)"
 trap 'rm -rf "$model_dir" "$reports"' EXIT
 
-seconds() { # wall time of a command, in seconds
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
-}
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+# shellcheck source=ci/bench-timing.sh
+source "$(dirname "$0")/bench-timing.sh"
 # The statuses of a report, one "<id> <status>" line per case.
 statuses() {
   python3 -c 'import json,sys; [print(c["id"], c["status"]) for c in json.load(open(sys.argv[1]))["cases"]]' "$1"

@@ -2,7 +2,8 @@
  * tasks written here: a group's tasks share one process, and isolation
  * holds all the same.  A task that does not pass there runs again alone
  * and that run's verdict stands; a crash or a hang costs the process, not
- * the run; what a task leaves behind ends its process after its verdict;
+ * the run; what a task leaves behind ends its process after its verdict,
+ * but threads it leaves blocked are kept, unless one runs by itself;
  * the tasks a process passed before it died run again alone; a process
  * that cannot prepare leaves its tasks to run alone; a device that
  * refuses is retried, then gives up with its reason; a process's start is
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner/orphans.h"
@@ -31,12 +33,19 @@ enum behaviour {
   FAILS,
   CRASHES,
   HANGS,
-  LEAVES_A_THREAD,
+  LEAVES_A_THREAD, /* running */
   LEAVES_A_PROCESS,
   CHANGES_A_SIGNAL,
   HOLDS_MEMORY,
   ARMS_AN_ALARM,
   TAKES_A_WHILE, /* 20 ms */
+  /* Hands a pool of two threads a token and waits until both took it; the
+   * first task of a process starts the pool, which waits on a condition
+   * variable between tasks. */
+  USES_A_POOL,
+  /* The first task of a process starts a thread that, 30 ms later, wakes
+   * by its timer, runs, and waits again without one. */
+  STARTS_A_TIMER,
 };
 
 /* Every verdict's message is the pid of the process that gave it. */
@@ -44,9 +53,55 @@ static void say_pid(struct adc_task_verdict* verdict) {
   snprintf(verdict->message, sizeof(verdict->message), "%ld", (long)getpid());
 }
 
-static void* sleep_a_while(void* argument) {
+static void* spin(void* argument) {
   (void)argument;
-  sleep(30);
+  for (volatile unsigned long turns = 0;; turns++) continue;
+  return NULL;
+}
+
+/* The pool of USES_A_POOL, and the thread of STARTS_A_TIMER. */
+static pthread_mutex_t pool_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_changed = PTHREAD_COND_INITIALIZER;
+static unsigned long tokens_posted, tokens_taken[2];
+static bool pool_started, timer_started;
+
+static void* serve_pool(void* argument) {
+  unsigned long* taken = argument;
+  pthread_mutex_lock(&pool_mutex);
+  for (;;) {
+    while (*taken == tokens_posted) pthread_cond_wait(&pool_changed, &pool_mutex);
+    *taken = tokens_posted;
+    pthread_cond_broadcast(&pool_changed);
+  }
+  return NULL;
+}
+
+static void use_pool(void) {
+  pthread_mutex_lock(&pool_mutex);
+  for (int t = 0; t < 2 && !pool_started; t++) {
+    pthread_t thread;
+    pthread_create(&thread, NULL, serve_pool, &tokens_taken[t]);
+    pthread_detach(thread);
+  }
+  pool_started = true;
+  unsigned long token = ++tokens_posted;
+  pthread_cond_broadcast(&pool_changed);
+  while (tokens_taken[0] < token || tokens_taken[1] < token) pthread_cond_wait(&pool_changed, &pool_mutex);
+  pthread_mutex_unlock(&pool_mutex);
+}
+
+static void* wake_on_a_timer(void* argument) {
+  (void)argument;
+  struct timespec due;
+  clock_gettime(CLOCK_REALTIME, &due);
+  due.tv_nsec += 30000000L;
+  if (due.tv_nsec >= 1000000000L) {
+    due.tv_sec++;
+    due.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&pool_mutex);
+  while (pthread_cond_timedwait(&pool_changed, &pool_mutex, &due) != ETIMEDOUT) continue;
+  for (;;) pthread_cond_wait(&pool_changed, &pool_mutex);
   return NULL;
 }
 
@@ -74,7 +129,7 @@ static enum adc_status behave(enum behaviour behaviour, bool shared) {
       for (;;) pause();
     case LEAVES_A_THREAD: {
       pthread_t thread;
-      pthread_create(&thread, NULL, sleep_a_while, NULL);
+      pthread_create(&thread, NULL, spin, NULL);
       pthread_detach(thread);
       return ADC_PASS;
     }
@@ -98,6 +153,17 @@ static enum adc_status behave(enum behaviour behaviour, bool shared) {
       return ADC_PASS;
     case TAKES_A_WHILE:
       nanosleep(&(struct timespec){0, 20000000L}, NULL);
+      return ADC_PASS;
+    case USES_A_POOL:
+      use_pool();
+      return ADC_PASS;
+    case STARTS_A_TIMER:
+      if (!timer_started) {
+        pthread_t thread;
+        pthread_create(&thread, NULL, wake_on_a_timer, NULL);
+        pthread_detach(thread);
+        timer_started = true;
+      }
       return ADC_PASS;
   }
   return ADC_PASS;
@@ -269,6 +335,61 @@ START_TEST(what_a_task_leaves_ends_its_process) {
 }
 END_TEST
 
+/* Threads a task leaves blocked (a pool started on first use, waiting on a
+ * condition variable) are kept: every task runs in one process, the pool
+ * running in each, and the first task's result names them. */
+START_TEST(a_pool_left_blocked_is_kept) {
+  static const enum behaviour pooled = USES_A_POOL;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[8];
+  for (int t = 0; t < 8; t++) tasks[t] = shared_task(&pooled, &group);
+  struct adc_task_result results[8];
+  run_all(tasks, 8, 1, NULL, 0, results);
+  for (int t = 0; t < 8; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS && !results[t].shared.rerun_alone &&
+                      results[t].shared.left_behind[0] == '\0',
+                  "task %d: %s (%s)", t, results[t].message, results[t].shared.left_behind);
+    ck_assert_int_eq(pid_of(&results[t]), pid_of(&results[0]));
+    ck_assert_msg((t == 0) == (results[t].shared.kept_threads[0] != '\0'), "task %d: %s", t,
+                  results[t].shared.kept_threads);
+  }
+  ck_assert_msg(strstr(results[0].shared.kept_threads, "keeps 2 thread(s)") != NULL &&
+                    strstr(results[0].shared.kept_threads, "x2 (untimed)") != NULL,
+                "%s", results[0].shared.kept_threads);
+}
+END_TEST
+
+/* A kept thread that wakes by its timer, during a task or between two,
+ * ends its process: the task it ran in, or the next, is judged alone (its
+ * shared attempt says why), and the tasks after it run in a new process. */
+START_TEST(a_kept_thread_woken_by_its_timer_ends_its_process) {
+  static const enum behaviour timer = STARTS_A_TIMER;
+  static const enum behaviour slow = TAKES_A_WHILE;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[12];
+  tasks[0] = shared_task(&timer, &group);
+  for (int t = 1; t < 12; t++) tasks[t] = shared_task(&slow, &group);
+  struct adc_task_result results[12];
+  run_all(tasks, 12, 1, NULL, 0, results);
+  ck_assert_msg(strstr(results[0].shared.kept_threads, "x1 (timed)") != NULL, "%s",
+                results[0].shared.kept_threads);
+  int seen = -1;
+  for (int t = 0; t < 12; t++) {
+    ck_assert_msg(results[t].status == ADC_PASS, "task %d: %s", t, results[t].message);
+    const char* left = results[t].shared.left_behind;
+    bool ran =
+        strstr(left, "when it could have woken by itself") != NULL || strstr(left, "between two cases");
+    if (ran && seen < 0) seen = t;
+  }
+  ck_assert_msg(seen > 0, "no task saw the kept thread run by itself");
+  ck_assert_msg(results[seen].shared.rerun_alone && results[seen].shared.status == ADC_UNRESOLVED &&
+                    strstr(results[seen].shared.message, "in the prepared process") != NULL,
+                "task %d: %s", seen, results[seen].shared.message);
+  ck_assert_int_ne(pid_of(&results[seen]), pid_of(&results[0])); /* judged alone */
+  if (seen + 1 < 12) ck_assert_int_ne(pid_of(&results[seen + 1]), pid_of(&results[0]));
+}
+END_TEST
+
 /* Memory a process's first task left is the library's first use (a device
  * set up lazily): the process goes on from there; memory a later task
  * leaves ends it. */
@@ -393,6 +514,8 @@ int main(void) {
   tcase_add_test(prepared, a_crash_or_a_hang_costs_the_process_not_the_run);
   tcase_add_test(prepared, what_a_task_leaves_ends_its_process);
   tcase_add_test(prepared, memory_the_first_task_left_is_the_librarys_first_use);
+  tcase_add_test(prepared, a_pool_left_blocked_is_kept);
+  tcase_add_test(prepared, a_kept_thread_woken_by_its_timer_ends_its_process);
   tcase_add_test(prepared, a_group_that_cannot_prepare_runs_alone);
   tcase_add_test(prepared, a_refusing_device_gives_up_with_its_reason);
   tcase_add_test(prepared, a_device_admits_what_it_accepts);

@@ -97,6 +97,7 @@ bool adc_case_record_of_json(const cJSON* item, struct adc_case_record* out) {
       .message = text_item(item, "message"),
       .duration_ms = cJSON_IsNumber(duration) ? duration->valuedouble : 0.0,
       .left_behind = text_item(item, "left_behind"),
+      .kept_threads = text_item(item, "kept_threads"),
       .shared_message = "",
       .crash_site = cJSON_GetObjectItemCaseSensitive(item, "crash_site"),
   };

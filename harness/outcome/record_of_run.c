@@ -22,6 +22,7 @@ void adc_case_record_of_run(const struct adc_case* c, const struct adc_task_resu
       .message = result->message,
       .duration_ms = result->seconds * 1000.0,
       .left_behind = shared->left_behind,
+      .kept_threads = shared->kept_threads,
       .rerun_alone = shared->rerun_alone,
       .shared_status = shared->status,
       .shared_message = shared->message,

@@ -49,6 +49,10 @@ struct adc_case_record {
   const char* message;
   double duration_ms;
   const char* left_behind; /* what it left in its prepared process; "" where nothing */
+  /* The threads of the library its prepared process kept after it for the
+   * next case, named once (after the case that started them); "" or NULL
+   * where none. */
+  const char* kept_threads;
   /* It ran in a prepared process, then alone (`status` is the run alone's):
    * what the prepared process gave. */
   bool rerun_alone;

@@ -52,6 +52,8 @@ cJSON* adc_case_json(const struct adc_case_record* c) {
   cJSON_AddStringToObject(item, "sentence", c->sentence);
   cJSON_AddStringToObject(item, "method", c->method);
   if (c->left_behind[0] != '\0') cJSON_AddStringToObject(item, "left_behind", c->left_behind);
+  if (c->kept_threads != NULL && c->kept_threads[0] != '\0')
+    cJSON_AddStringToObject(item, "kept_threads", c->kept_threads);
   if (c->rerun_alone) {
     /* What the prepared process gave: the verdict above is the run alone's. */
     cJSON* attempt = cJSON_AddObjectToObject(item, "shared_attempt");

@@ -8,6 +8,7 @@
 #include "rule_api/output_slot.h"
 #include "runner/crash_handler.h"
 #include "runner/deliberate_suite_crash.h"
+#include "runner/kept_threads.h"
 #include "runner/task_process.h"
 #include "wire/wire.h"
 
@@ -84,14 +85,19 @@ int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct 
   channel_fd = ADC_TASK_CHANNEL_FD;
   adc_crash_handler_install(channel_fd, send_fault_verdict);
   *refused = false;
-  struct adc_error why;
-  if (adc_library_open(&prepared.library, group->side->path, group->side->prefix, &why) != 0) {
-    return adc_fail(error, "cannot load %s: %s", group->side->path, why.message);
-  }
+  /* The device first: the threads its runtime starts (CUDA's, PoCL's) are
+   * the process's own, and every thread from the library's load on is the
+   * library's, which the process follows (kept_threads.h). */
   if (open_probed_device(group->device, &prepared.device, error) != 0) {
     adc_device_close(&prepared.device);
     *refused = true;
     return -1;
+  }
+  adc_kept_threads_begin();
+  struct adc_error why;
+  if (adc_library_open(&prepared.library, group->side->path, group->side->prefix, &why) != 0) {
+    adc_device_close(&prepared.device);
+    return adc_fail(error, "cannot load %s: %s", group->side->path, why.message);
   }
   prepared.ready = true;
   return 0;

@@ -1,9 +1,12 @@
 /* The child side of a prepared process (task_runner.h): prepares what the
  * tasks of its group share, says READY, then runs each task the parent
  * names, one after another, until the parent closes its end.  After each
- * task it looks for what the task left behind (process_state.h, and the
- * group's own `left_behind`), says so (LEFT_BEHIND) before the task's
- * verdict, and then ends. */
+ * task it waits for the library's threads to block, names those it keeps
+ * for the next task (KEPT, kept_threads.h), and looks for what the task
+ * left behind (process_state.h, the group's own `left_behind`, a kept
+ * thread that ran by itself): it says so (LEFT_BEHIND) before the task's
+ * verdict, and then ends.  A task it is given after a kept thread ran by
+ * itself is not run there (its verdict says so: it runs alone). */
 #ifndef ADC_PREPARED_PROCESS_H
 #define ADC_PREPARED_PROCESS_H
 

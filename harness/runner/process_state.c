@@ -28,8 +28,14 @@ static size_t memory_in_use(void) {
 #endif
 }
 
+/* Whether a library can change what the signal does: not SIGKILL or
+ * SIGSTOP, nor the signals between 32 and SIGRTMIN, which the C library
+ * keeps for itself (glibc's SIGCANCEL and SIGSETXID: sigaction refuses
+ * them, and glibc installs a handler for one as the process starts its
+ * first thread, which a library's pool may be). */
 static bool is_changeable(int signal_number) {
-  return signal_number != SIGKILL && signal_number != SIGSTOP;
+  return signal_number != SIGKILL && signal_number != SIGSTOP &&
+         (signal_number < 32 || signal_number >= SIGRTMIN);
 }
 
 static bool any_timer_armed(void) {
@@ -55,7 +61,8 @@ static unsigned long long status_value(const char* text, const char* name, int b
   return 0;
 }
 
-/* Threads and signal sets, from one read of /proc/self/status. */
+/* The signal sets, from one read of /proc/self/status (the threads are
+ * runner/kept_threads.h's). */
 static void read_status(struct adc_process_state* state) {
   char text[4096];
   int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
@@ -63,7 +70,6 @@ static void read_status(struct adc_process_state* state) {
   ssize_t n = read(fd, text, sizeof(text) - 1);
   close(fd);
   text[n > 0 ? n : 0] = '\0';
-  state->threads = (size_t)status_value(text, "Threads", 10);
   state->blocked = status_value(text, "SigBlk", 16);
   state->ignored = status_value(text, "SigIgn", 16);
   state->caught = status_value(text, "SigCgt", 16);
@@ -122,9 +128,6 @@ bool adc_process_state_differs(const struct adc_process_state* before, const str
                                char* text, size_t size) {
   struct phrases phrases = {text, size, 0};
   text[0] = '\0';
-  if (after->threads > before->threads) {
-    add(&phrases, "left %zu thread(s) running", after->threads - before->threads);
-  }
   if (after->memory_in_use > before->memory_in_use + ADC_HELD_MEMORY_TOLERANCE) {
     add(&phrases, "left %zu bytes of memory allocated", after->memory_in_use - before->memory_in_use);
   }

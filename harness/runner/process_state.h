@@ -1,5 +1,5 @@
 /* What a task could leave behind in a prepared process (task_runner.h),
- * seen from inside the process: threads still running, child processes
+ * seen from inside the process: child processes
  * (alive or not yet reaped, the process being a child subreaper, so that
  * a daemon a library double-forks becomes its child too), a changed signal
  * disposition or mask, an interval timer left armed (alarm, setitimer),
@@ -28,7 +28,6 @@
 typedef uint64_t adc_signal_bits;
 
 struct adc_process_state {
-  size_t threads;
   size_t memory_in_use; /* malloc's, every arena, mmapped chunks included */
   /* From /proc/self/status, read once: the calling thread's blocked
    * signals, the process's ignored ones and those it catches. */
@@ -49,8 +48,8 @@ void adc_process_state_take(struct adc_process_state* state);
 /* Whether the process has a child, alive or a zombie. */
 bool adc_process_has_children(void);
 
-/* Compares `after` with `before`; writes what differs, one phrase ("left 2
- * threads running; changed the disposition of SIGINT"), to `text`.
+/* Compares `after` with `before`; writes what differs, one phrase ("left an
+ * interval timer armed; changed the disposition of SIGINT"), to `text`.
  * Returns whether anything does. */
 bool adc_process_state_differs(const struct adc_process_state* before, const struct adc_process_state* after,
                                char* text, size_t size);

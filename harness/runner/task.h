@@ -62,9 +62,11 @@ struct adc_task {
  *     alone, in a process of its own, and that run gives its verdict;
  *   - a crash or a hang costs the prepared process, whose task is then run
  *     alone, and the tasks after it go on in a new one;
- *   - a task that leaves something behind (a thread, a process, a signal
- *     disposition, memory, what the group's `left_behind` sees) ends its
- *     prepared process after its verdict;
+ *   - a task that leaves something behind (a thread running, a process, a
+ *     signal disposition, memory, what the group's `left_behind` sees)
+ *     ends its prepared process after its verdict; threads the library
+ *     keeps blocked between tasks do not, but one that runs by itself ends
+ *     it, and the task it ran in runs again alone (kept_threads.h);
  *   - the verdicts of a prepared process's tasks stand once it has exited
  *     cleanly, after its last task: a process that dies or is killed has
  *     every task it passed run again alone. */
@@ -118,7 +120,11 @@ struct adc_shared_attempt {
   char message[400];
   /* What the task left behind in the prepared process, which then ended
    * (LEFT_BEHIND: "left 1 thread(s) running"); "" where nothing. */
-  char left_behind[200];
+  char left_behind[400];
+  /* The threads of the library the process kept after the task, blocked,
+   * for the next (KEPT: "the library keeps 2 thread(s) between cases,
+   * ..."), named once, after the task that started them; "" where none. */
+  char kept_threads[400];
 };
 
 struct adc_task_result {

@@ -330,6 +330,12 @@ static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot
     size_t size = sizeof(state->results[index].shared.left_behind);
     snprintf(left, size, "%.*s", (int)size - 1, slot->left_what);
   }
+  if (slot->kept_named) {
+    char* kept = state->results[index].shared.kept_threads;
+    size_t size = sizeof(state->results[index].shared.kept_threads);
+    snprintf(kept, size, "%.*s", (int)size - 1, slot->kept_what);
+    slot->kept_named = false;
+  }
   slot->has_task = false;
   slot->tasks_run++;
   enum adc_status status = (enum adc_status)record->status;
@@ -380,7 +386,7 @@ static void take_alone_record(struct run_state* state, struct adc_slot* slot,
 }
 
 /* A record from a prepared process: READY (or a failed prepare's verdict,
- * or REFUSED), then per task [LEFT_BEHIND] and its verdict. */
+ * or REFUSED), then per task [KEPT] [LEFT_BEHIND] and its verdict. */
 static void take_prepared_record(struct run_state* state, struct adc_slot* slot,
                                  const struct adc_wire_record* record) {
   bool starting = slot->phase == ADC_PHASE_STARTING;
@@ -397,6 +403,9 @@ static void take_prepared_record(struct run_state* state, struct adc_slot* slot,
   } else if (starting && record->kind == ADC_WIRE_VERDICT && !slot->refused && !slot->verdict_came) {
     slot->verdict_came = true; /* its prepare failed: the group's tasks will run alone */
     slot->verdict = *record;
+  } else if (about_its_task && record->kind == ADC_WIRE_KEPT && !slot->kept_named && !slot->left_behind) {
+    slot->kept_named = true;
+    snprintf(slot->kept_what, sizeof(slot->kept_what), "%s", record->message);
   } else if (about_its_task && record->kind == ADC_WIRE_LEFT_BEHIND && !slot->left_behind) {
     slot->left_behind = true;
     snprintf(slot->left_what, sizeof(slot->left_what), "%s", record->message);

@@ -62,6 +62,9 @@ struct adc_slot {
    * the first such record. */
   bool crash_site_came;
   char crash_site[sizeof(((struct adc_wire_record*)0)->message)];
+  /* The threads its current task left, kept for the next (KEPT). */
+  bool kept_named;
+  char kept_what[sizeof(((struct adc_wire_record*)0)->message)];
   /* Something came that was not the record expected next: so many bytes,
    * or a record out of place (`malformed_bytes` its size). */
   bool malformed;

@@ -1,7 +1,5 @@
 #include "support/quiescence.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 
 #include "support/blocked_wait.h"
 #include "support/clock.h"
+#include "support/thread_look.h"
 
 /* Threads a look reads, at most: a process with more is not judged.  The
  * looks live on the caller's stack, which may be a library's thread (a
@@ -46,17 +45,6 @@ static pid_t own_tid(void) {
   return (pid_t)syscall(SYS_gettid);
 }
 
-/* Reads a small /proc file whole, NUL-terminated; false when it is gone. */
-static bool read_text(const char* path, char* text, size_t size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t length = read(fd, text, size - 1);
-  close(fd);
-  if (length <= 0) return false;
-  text[length] = '\0';
-  return true;
-}
-
 static bool marked_waiting(pid_t tid) {
   for (int i = 0; i < MAX_WAITING; i++) {
     if (atomic_load(&waiting[i]) == tid) return true;
@@ -64,26 +52,14 @@ static bool marked_waiting(pid_t tid) {
   return false;
 }
 
-/* The state letter of /proc/self/task/<tid>/stat, which follows the
- * command name in parentheses (a name may hold parentheses itself). */
-static char state_of(const char* stat) {
-  const char* close = strrchr(stat, ')');
-  return close != NULL && close[1] == ' ' ? close[2] : '?';
-}
-
 /* Reads one thread; false when its files are gone (it ended). */
 static bool see_thread(pid_t tid, struct thread_seen* seen) {
-  char path[64], text[512];
+  struct adc_thread_seen counted;
   seen->tid = tid;
-  snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
-  unsigned long long waited_ns;
-  if (!read_text(path, text, sizeof(text)) ||
-      sscanf(text, "%llu %llu %llu", &seen->run_ns, &waited_ns, &seen->scheduled) != 3) {
-    return false;
-  }
-  snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-  if (!read_text(path, text, sizeof(text))) return false;
-  switch (state_of(text)) {
+  if (!adc_see_thread(tid, &counted)) return false;
+  seen->run_ns = counted.run_ns;
+  seen->scheduled = counted.scheduled;
+  switch (counted.state) {
     case 'S': /* sleeping, interruptibly: what in decides */
       break;
     case 'R': /* running or ready to */
@@ -96,9 +72,9 @@ static bool see_thread(pid_t tid, struct thread_seen* seen) {
       seen->wait = ADC_WAIT_MAY_END;
       return true;
   }
-  snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-  if (!read_text(path, text, sizeof(text))) return false;
-  seen->wait = adc_blocked_wait_of(text);
+  char line[512];
+  if (!adc_thread_syscall_line(tid, line, sizeof(line))) return false;
+  seen->wait = adc_blocked_wait_of(line);
   return true;
 }
 
@@ -113,15 +89,17 @@ static int by_tid(const void* a, const void* b) {
 static void take_look(pid_t self, struct look* look) {
   look->n = 0;
   look->unreadable = look->too_many = look->running = false;
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == NULL) {
+  /* One more than is read: the caller and a few marked ones are left out. */
+  pid_t tids[MAX_THREADS + MAX_WAITING + 1];
+  int listed = adc_list_threads(tids, MAX_THREADS + MAX_WAITING + 1);
+  if (listed < 0) {
     look->unreadable = true;
     return;
   }
-  struct dirent* entry;
-  while ((entry = readdir(tasks)) != NULL) {
-    pid_t tid = (pid_t)atoi(entry->d_name);
-    if (tid <= 0 || tid == self || marked_waiting(tid)) continue;
+  look->too_many = listed > MAX_THREADS + MAX_WAITING + 1;
+  for (int i = 0; i < listed && !look->too_many; i++) {
+    pid_t tid = tids[i];
+    if (tid == self || marked_waiting(tid)) continue;
     if (look->n == MAX_THREADS) {
       look->too_many = true;
       break;
@@ -133,7 +111,6 @@ static void take_look(pid_t self, struct look* look) {
       break;
     }
   }
-  closedir(tasks);
   qsort(look->threads, (size_t)look->n, sizeof(look->threads[0]), by_tid);
 }
 
@@ -148,9 +125,9 @@ static bool activity_visible(void) {
   char path[64], text[512];
   pid_t self = own_tid();
   snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)self);
-  bool shown = read_text(path, text, sizeof(text));
+  bool shown = adc_read_proc_text(path, text, sizeof(text));
   snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)self);
-  shown = shown && read_text(path, text, sizeof(text));
+  shown = shown && adc_read_proc_text(path, text, sizeof(text));
   shown = shown && (preload == NULL || strstr(preload, "vgpreload") == NULL);
   atomic_store(&visible, shown);
   return shown;

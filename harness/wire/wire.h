@@ -6,9 +6,11 @@
  * READY where its start is timed apart (a device runtime's start), or a
  * REFUSED instead when its device refused it.  A prepared process (one
  * that runs many tasks, task_runner.h) sends READY once, then a verdict
- * per task it is given, each naming the task, and LEFT_BEHIND after a
- * verdict when the task left something behind (the process then ends).
- * Either may send CRASH_SITE as a fatal signal kills it.
+ * per task it is given, each naming the task, and before a verdict KEPT
+ * when the task left threads the library keeps between tasks, and
+ * LEFT_BEHIND after a verdict when the task left something behind (the
+ * process then ends).  Either may send CRASH_SITE as a fatal signal kills
+ * it.
  *
  * The parent trusts nothing in a record: it is accepted only when it is
  * one whole record with the magic number, a known kind, a status that is a
@@ -46,8 +48,12 @@ enum adc_wire_kind {
    * message says where (wire/crash_record.h).  Sent by the signal
    * handler, at any point of the process's life. */
   ADC_WIRE_CRASH_SITE = 5,
+  /* The task just judged left threads the library keeps, blocked, for the
+   * next task (runner/kept_threads.h): the message names them.  Said once
+   * per thread, before the task's verdict; nothing ends. */
+  ADC_WIRE_KEPT = 6,
 };
-#define ADC_WIRE_LAST_KIND ADC_WIRE_CRASH_SITE
+#define ADC_WIRE_LAST_KIND ADC_WIRE_KEPT
 
 struct adc_wire_record {
   uint32_t magic;
@@ -65,7 +71,7 @@ void adc_wire_set_task(uint64_t task);
  * Async-signal-safe. */
 void adc_wire_send(int fd, enum adc_status status, const char* message);
 
-/* Sends a record of another kind (READY, REFUSED, LEFT_BEHIND, CRASH_SITE) about the
+/* Sends a record of another kind (READY, REFUSED, LEFT_BEHIND, CRASH_SITE, KEPT) about the
  * current task, its message treated as adc_wire_send treats one. */
 void adc_wire_send_kind(int fd, enum adc_wire_kind kind, const char* message);
 
