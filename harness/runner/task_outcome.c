@@ -7,6 +7,7 @@
 
 #include "runner/crash_site.h"
 #include "support/clock.h"
+#include "support/parent_only_memory.h"
 
 const char* adc_signal_abbreviation(int signal_number) {
   const char* name = sigabbrev_np(signal_number);
@@ -53,6 +54,7 @@ static void settle_death(const struct adc_slot* slot, int wait_status, const cha
   char where[700];
   adc_crash_site_describe(&site, where, sizeof(where));
   result->crash_site = adc_crash_site_json(&site);
+  adc_parent_only_hold(result->crash_site); /* results are parent-only memory */
   if (site.in == ADC_CRASH_IN_SUITE) {
     result->status = ADC_UNRESOLVED;
     snprintf(

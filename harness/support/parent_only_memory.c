@@ -3,6 +3,17 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ADC_LEAK_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define ADC_LEAK_SANITIZER 1
+#endif
+#endif
+#ifdef ADC_LEAK_SANITIZER
+#include <sanitizer/lsan_interface.h>
+#endif
+
 /* The mapping's length, kept in front of the block (16 bytes, so that the
  * block keeps malloc's alignment). */
 #define HEADER_BYTES 16
@@ -25,4 +36,12 @@ void adc_parent_only_free(void* block) {
   if (block == NULL) return;
   unsigned char* mapping = (unsigned char*)block - HEADER_BYTES;
   munmap(mapping, *(size_t*)mapping);
+}
+
+void adc_parent_only_hold(const void* object) {
+#ifdef ADC_LEAK_SANITIZER
+  if (object != NULL) __lsan_ignore_object(object);
+#else
+  (void)object;
+#endif
 }

@@ -20,4 +20,14 @@ void* adc_parent_only_calloc(size_t count, size_t size);
 /* Unmaps a block from adc_parent_only_calloc; NULL is ignored. */
 void adc_parent_only_free(void* block);
 
+/* Says that the heap object at `object` (from malloc) is held through
+ * parent-only memory.  A forked child has the object but not the pointer
+ * to it, so LeakSanitizer, checking the child as it exits, would report it
+ * and what it points to as the child's leak, and the case would end
+ * `crash` ("the case exited with status 1: LeakSanitizer") for the parent's
+ * memory (the crash site of an earlier case, in the JSON report).  Under
+ * LeakSanitizer the object becomes a root; elsewhere this does nothing.
+ * The parent still frees it. */
+void adc_parent_only_hold(const void* object);
+
 #endif /* ADC_SUPPORT_PARENT_ONLY_MEMORY_H */
