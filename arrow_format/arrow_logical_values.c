@@ -150,7 +150,10 @@ static int value_bytes(struct logical_report* r, const side* s, int64_t p, const
  * them moved, so that `a`'s rows span its bytes as `b`'s span theirs. */
 static bool same_binary_span(const side* a, const side* b, int64_t pa, int64_t pb, int64_t n) {
   enum arrow_layout_id layout = a->node->type.layout;
-  if (layout != b->node->type.layout || layout == ARROW_LAYOUT_BINARY_VIEW) return false;
+  /* Offsets on both sides (not views, nor fixed-size binaries of two widths). */
+  if (layout != b->node->type.layout ||
+      (layout != ARROW_LAYOUT_BINARY && layout != ARROW_LAYOUT_LARGE_BINARY))
+    return false;
   int width = arrow_layout_of(layout)->offset_bytes;
   const uint8_t* got = (const uint8_t*)a->array->buffers[1] + pa * width;
   const uint8_t* want = (const uint8_t*)b->array->buffers[1] + pb * width;
@@ -415,7 +418,10 @@ static bool same_fixed_bytes(const side* a, const side* b, int64_t pa, int64_t p
       x->buffers[0] == NULL || y->buffers[0] == NULL || x->buffers[1] == NULL || y->buffers[1] == NULL) {
     return false;
   }
+  /* Of one width: a fixed-size binary of 2 bytes against one of 3 holds
+   * other values, and its buffer is shorter. */
   int width = a->node->type.value_bytes;
+  if (b->node->type.value_bytes != width) return false;
   return same_bits(x->buffers[0], pa, y->buffers[0], pb, n) &&
          memcmp((const uint8_t*)x->buffers[1] + pa * width, (const uint8_t*)y->buffers[1] + pb * width,
                 (size_t)(n * width)) == 0;
