@@ -30,6 +30,8 @@
 #   6. The main CPU run of the reference beside the reference with an idle
 #      thread pool, which prepared processes keep (ci/bench-kept-pool.sh;
 #      target: a ratio of at most 1.5).
+#   7. Each query engine's cpu run beside arro3's (ci/bench-engines.sh;
+#      target: at most 5 times; skipped where the peers venv lacks them).
 # Usage: ci/bench-cpu-run.sh [BUILD_DIR]   (default build/default)
 set -euo pipefail
 build="${1:-build/default}"
@@ -111,3 +113,5 @@ printf 'benchmark: runner overhead, --jobs 1: run %.3f s (%.0f cases/s), fork+dl
 "$build/bench_logical_compare"
 # 6. What keeping a library's thread pool costs (ci/bench-kept-pool.sh).
 BENCH_ROUNDS="$rounds" "$(dirname "$0")/bench-kept-pool.sh" "$build"
+# 7. Each engine's cpu run beside arro3's (ci/bench-engines.sh).
+BENCH_ROUNDS="$(((rounds + 2) / 3))" "$(dirname "$0")/bench-engines.sh" "$build"
