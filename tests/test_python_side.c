@@ -15,9 +15,11 @@
  * Needs a python3 (or $ADC_PYTHON) with a shared libpython; without one the
  * program exits 77 (skipped). */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -88,6 +90,54 @@ START_TEST(passthrough_judges_the_reference_through_capsules) {
   ck_assert_str_eq(status_of(report, SCHEMA_CASE, &message), "pass");
   /* The source's own __arrow_c_device_stream__. */
   ck_assert_str_eq(status_of(report, STREAM_CASE, &message), "pass");
+  cJSON_Delete(report);
+}
+END_TEST
+
+/* How many lines the file at `path` has (0 where there is none). */
+static int lines_of(const char* path) {
+  FILE* file = fopen(path, "r");
+  if (file == NULL) return 0;
+  int lines = 0;
+  for (int c; (c = fgetc(file)) != EOF;) lines += c == '\n';
+  fclose(file);
+  return lines;
+}
+
+/* A Python library is imported once, in the preloading server, and each
+ * case's process forked from there (include/adc/fork_protocol.h): its
+ * imports are the check of the Python the harness was given
+ * (harness/cli/python_side.h), the preflight's and the server's, however
+ * many processes the cases take (--isolation case: one each).  One whose import starts a
+ * thread is imported in every case's process, as a fork would leave that
+ * thread behind.  Every case passes both ways. */
+START_TEST(a_python_library_is_imported_once_unless_its_import_starts_a_thread) {
+  bool starts_a_thread = _i == 1;
+  char log[] = "/tmp/adc-import-log-XXXXXX";
+  int fd = mkstemp(log);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  if (starts_a_thread) setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
+  const char* args[] = {"--producer",  "python:counted_import:make",
+                        "--fixtures",  HAND_WRITTEN_FIXTURES,
+                        "--filter",    BATCH_CASE,
+                        "--filter",    SCHEMA_CASE,
+                        "--filter",    STREAM_CASE,
+                        "--isolation", "case",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const char* ids[] = {BATCH_CASE, SCHEMA_CASE, STREAM_CASE};
+  assert_each_passed(report, ids, 3);
+  int imports = lines_of(log);
+  unlink(log);
+  if (starts_a_thread) {
+    ck_assert_msg(imports >= 2 + 3, "%d imports: the module was not imported in each case's process",
+                  imports);
+  } else {
+    ck_assert_msg(imports == 3, "%d imports, not the check's, the preflight's and the preloading server's",
+                  imports);
+  }
   cJSON_Delete(report);
 }
 END_TEST
@@ -491,6 +541,7 @@ int main(void) {
   TCase* each = tcase_create("each");
   tcase_set_timeout(each, 240);
   tcase_add_test(each, passthrough_judges_the_reference_through_capsules);
+  tcase_add_loop_test(each, a_python_library_is_imported_once_unless_its_import_starts_a_thread, 0, 2);
   tcase_add_test(each, a_c_stream_is_judged_as_a_cpu_device_stream);
   tcase_add_test(each, a_c_stream_twin_is_caught_by_its_rule_alone);
   tcase_add_test(each, the_shims_objects_are_ordinary_objects);

@@ -65,11 +65,13 @@ int adc_settle_side(const char* role, const char* given, const char* side_prefix
       strcmp(other->prefix, side->prefix) == 0) {
     side->load_misbehaved = other->load_misbehaved;
     side->load_verdict = other->load_verdict;
+    side->forked_after_load = other->forked_after_load;
     return 0;
   }
   struct adc_error reason;
   struct adc_task_result verdict;
-  int found = adc_preflight_library(side->path, side->prefix, limits, &verdict, &reason);
+  int found =
+      adc_preflight_library(side->path, side->prefix, limits, &side->forked_after_load, &verdict, &reason);
   if (found == ADC_LOAD_MISBEHAVED) {
     side->load_misbehaved = true;
     side->load_verdict = verdict;

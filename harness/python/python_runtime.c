@@ -67,6 +67,13 @@ static int start(char* error, size_t size) {
   return result;
 }
 
+int adc_python_running(void) {
+  pthread_mutex_lock(&start_lock);
+  int running = started;
+  pthread_mutex_unlock(&start_lock);
+  return running;
+}
+
 int adc_python_enter(int* gil, char* error, size_t size) {
   pthread_mutex_lock(&start_lock);
   if (!started && start_failure[0] == '\0') {
@@ -84,6 +91,24 @@ int adc_python_enter(int* gil, char* error, size_t size) {
   }
   *gil = adc_py.PyGILState_Ensure();
   return 0;
+}
+
+/* sys.stdout and sys.stderr written out: what an import printed, held in
+ * their buffers, would otherwise be printed again by every process forked
+ * after it (fork_protocol.c), as that process's own output. */
+static void flush_output(void) {
+  static const char* const names[] = {"stdout", "stderr"};
+  py_object* sys = adc_py.PyImport_ImportModule("sys");
+  for (size_t i = 0; sys != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
+    py_object* stream = adc_py.PyObject_GetAttrString(sys, names[i]);
+    py_object* flush = stream != NULL ? adc_py.PyObject_GetAttrString(stream, "flush") : NULL;
+    py_object* result = flush != NULL ? adc_py.PyObject_CallObject(flush, NULL) : NULL;
+    if (result != NULL) adc_py.Py_DecRef(result);
+    if (flush != NULL) adc_py.Py_DecRef(flush);
+    if (stream != NULL) adc_py.Py_DecRef(stream);
+  }
+  if (sys != NULL) adc_py.Py_DecRef(sys);
+  adc_py.PyErr_Clear();
 }
 
 /* The interpreter started and the module of ADC_PYTHON_PRODUCER (and of
@@ -116,6 +141,7 @@ __attribute__((constructor)) static void start_as_loaded(void) {
     } else {
       adc_py.PyErr_Clear();
     }
+    flush_output();
     adc_python_leave(gil);
   }
 }

@@ -22,6 +22,10 @@
  * for the calling thread into `*gil`.  Returns 0, or -1 with the reason. */
 int adc_python_enter(int* gil, char* error, size_t size);
 
+/* Whether the interpreter has started in this process (or in the process
+ * it was forked from). */
+int adc_python_running(void);
+
 /* Gives back the GIL adc_python_enter took. */
 void adc_python_leave(int gil);
 

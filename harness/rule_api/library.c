@@ -30,6 +30,16 @@ static void* look_up(struct adc_library* library, enum adc_entry_point entry_poi
   return address;
 }
 
+/* <prefix>_<suffix> of the fork protocol, or NULL. */
+static adc_fork_step_function look_up_step(const struct adc_library* library, const char* suffix) {
+  char symbol[256];
+  snprintf(symbol, sizeof(symbol), "%s_%s", library->prefix, suffix);
+  void* address = dlsym(library->handle, symbol);
+  adc_fork_step_function step;
+  memcpy(&step, &address, sizeof(address));
+  return step;
+}
+
 int adc_library_open(struct adc_library* library, const char* path, const char* prefix,
                      struct adc_error* error) {
   memset(library, 0, sizeof(*library));
@@ -50,7 +60,16 @@ int adc_library_open(struct adc_library* library, const char* path, const char* 
   char probe[256];
   snprintf(probe, sizeof(probe), "%s_%s", prefix, ADC_PYCAPSULE_PROBE_SUFFIX);
   library->keeps_own_model = dlsym(library->handle, probe) != NULL;
+  library->fork_protocol.before_fork = look_up_step(library, ADC_BEFORE_FORK_SUFFIX);
+  library->fork_protocol.after_fork_in_parent = look_up_step(library, ADC_AFTER_FORK_IN_PARENT_SUFFIX);
+  library->fork_protocol.after_fork_in_child = look_up_step(library, ADC_AFTER_FORK_IN_CHILD_SUFFIX);
   return 0;
+}
+
+bool adc_library_can_be_forked(const struct adc_library* library) {
+  const struct adc_fork_protocol* steps = &library->fork_protocol;
+  return steps->before_fork != NULL && steps->after_fork_in_parent != NULL &&
+         steps->after_fork_in_child != NULL;
 }
 
 int adc_library_count_entry_points(const struct adc_library* library) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "adc/fork_protocol.h"
 #include "adc/plugin_abi.h"
 #include "support/error.h"
 
@@ -40,12 +41,18 @@ struct adc_library {
    * representations"); a C library's contract is to export the file as
    * written, which the rules judge exactly. */
   bool keeps_own_model;
+  /* What it does around a fork, where it may be loaded once and forked
+   * after (adc/fork_protocol.h); NULL members where it lacks a step. */
+  struct adc_fork_protocol fork_protocol;
 };
 
 /* dlopen `path` and look every entry point up.  Returns 0, or -1 with the
  * loader's message.  Only ever called in a child process. */
 int adc_library_open(struct adc_library* library, const char* path, const char* prefix,
                      struct adc_error* error);
+
+/* Whether the library exports every step of the fork protocol. */
+bool adc_library_can_be_forked(const struct adc_library* library);
 
 /* How many entry points the library exports. */
 int adc_library_count_entry_points(const struct adc_library* library);

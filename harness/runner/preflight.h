@@ -6,6 +6,7 @@
 #ifndef ADC_PREFLIGHT_H
 #define ADC_PREFLIGHT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "runner/task.h"
@@ -22,10 +23,13 @@ struct adc_load_limits {
 /* Loading crashed or hung; see the verdict. */
 #define ADC_LOAD_MISBEHAVED (-2)
 
-/* Returns the number of entry points found (>= 0); -1 with the loader's
- * message when the library cannot be loaded; or ADC_LOAD_MISBEHAVED with the
- * crash or timeout in `verdict`. */
+/* Returns the number of entry points found (>= 0), with
+ * `*forked_after_load` true where the library may be loaded once and each
+ * case's process forked after (adc/fork_protocol.h: it exports the
+ * protocol, and loading it started no thread); -1 with the loader's
+ * message when the library cannot be loaded; or ADC_LOAD_MISBEHAVED with
+ * the crash or timeout in `verdict`. */
 int adc_preflight_library(const char* path, const char* prefix, const struct adc_load_limits* limits,
-                          struct adc_task_result* verdict, struct adc_error* error);
+                          bool* forked_after_load, struct adc_task_result* verdict, struct adc_error* error);
 
 #endif /* ADC_PREFLIGHT_H */

@@ -1,4 +1,5 @@
 #include "runner/preload_server.h"
+#include "support/thread_look.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,8 +20,37 @@ struct request {
   uint64_t index;
 };
 
-/* The answer: the case's pid, or minus the errno of the fork that failed. */
+/* The answer: the case's pid, minus the errno of the fork that failed, or
+ * THREADED_ANSWER minus how many threads the server had. */
 typedef int64_t reply;
+#define THREADED_ANSWER (-((reply)1 << 32))
+
+/* The fork protocols of the libraries the server loaded (a producer and a
+ * consumer, each at most once). */
+#define MAX_FORK_PROTOCOLS 2
+static struct adc_fork_protocol fork_protocols[MAX_FORK_PROTOCOLS];
+static size_t n_fork_protocols;
+
+void adc_preload_server_add_fork_protocol(const struct adc_fork_protocol* steps) {
+  for (size_t i = 0; i < n_fork_protocols; i++) {
+    if (memcmp(&fork_protocols[i], steps, sizeof(*steps)) == 0) return;
+  }
+  if (n_fork_protocols < MAX_FORK_PROTOCOLS) fork_protocols[n_fork_protocols++] = *steps;
+}
+
+/* Before the fork in the order the libraries were loaded, after it in the
+ * reverse, as pthread_atfork orders its handlers. */
+static void before_fork(void) {
+  for (size_t i = 0; i < n_fork_protocols; i++) fork_protocols[i].before_fork();
+}
+
+static void after_fork_in_parent(void) {
+  for (size_t i = n_fork_protocols; i-- > 0;) fork_protocols[i].after_fork_in_parent();
+}
+
+static void after_fork_in_child(void) {
+  for (size_t i = n_fork_protocols; i-- > 0;) fork_protocols[i].after_fork_in_child();
+}
 
 static bool is_kept(int fd, int socket_fd, const int* keep, size_t n_keep) {
   if (fd <= STDERR_FILENO || fd == socket_fd) return true;
@@ -79,6 +109,9 @@ static void fork_case(int socket_fd, const struct request* request, const int fd
   pid_t pid = fork();
   if (pid == 0) {
     close(socket_fd);
+    /* The middle process ran nothing since the server's fork: what the
+     * protocol's BeforeFork held there is held here, as in a child. */
+    after_fork_in_child();
     task(context, (size_t)request->index, fds[0], fds[1], forked_by);
     _exit(1); /* not reached: the task ends its process */
   }
@@ -99,11 +132,24 @@ static void serve(pid_t harness, int socket_fd, void (*preload)(void* context), 
   struct request request;
   int fds[2];
   while (receive(socket_fd, &request, fds)) {
+    /* A thread the preload left (one a library started after its loading
+     * was counted) would be missing from every case's process, and any
+     * lock it held held for ever there. */
+    pid_t tids[2];
+    int threads = adc_list_threads(tids, 2);
+    if (threads > 1) {
+      reply answer = THREADED_ANSWER - threads;
+      send(socket_fd, &answer, sizeof(answer), MSG_NOSIGNAL);
+      break;
+    }
     fflush(NULL);
+    before_fork();
     pid_t middle = fork();
     if (middle == 0) fork_case(socket_fd, &request, fds, task, context);
+    int fork_errno = errno;
+    after_fork_in_parent();
     if (middle < 0) {
-      reply answer = -(reply)errno;
+      reply answer = -(reply)fork_errno;
       send(socket_fd, &answer, sizeof(answer), MSG_NOSIGNAL);
     }
     close(fds[0]);
@@ -181,6 +227,10 @@ int adc_preload_server_spawn(struct adc_preload_server* server, size_t index, in
   int cause = n < 0 ? errno : 0;
   double answer_seconds = server->answer_seconds;
   adc_preload_server_stop(server);
+  if (answer <= THREADED_ANSWER) {
+    return adc_fail(error, "the preloading server had %lld threads after its preload (a fork copies one)",
+                    (long long)(THREADED_ANSWER - answer));
+  }
   if (answer < 0) return adc_fail(error, "the preloading server could not fork: %s", strerror((int)-answer));
   if (cause == EAGAIN || cause == EWOULDBLOCK) {
     return adc_fail(error, "the preloading server did not answer within %g s", answer_seconds);

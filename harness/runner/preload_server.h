@@ -18,6 +18,13 @@
  * group as it does any case.  The case waits until it has been handed over
  * before it goes on (adc_preload_server_await_handover).
  *
+ * It also loads, once, a library under test that may be forked after
+ * loading (adc/fork_protocol.h: a Python library, whose interpreter's
+ * start and import would otherwise cost each process 0.15 to 0.3 s): the
+ * library's fork protocol then runs around each fork, and the server
+ * refuses to fork while it has a second thread (a fork copies the calling
+ * thread only).
+ *
  * The server is the harness's child, dies with it (PR_SET_PDEATHSIG), and
  * ends when the harness closes its end of the socket. */
 #ifndef ADC_PRELOAD_SERVER_H
@@ -27,6 +34,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "adc/fork_protocol.h"
 #include "support/error.h"
 
 struct adc_preload_server {
@@ -51,6 +59,11 @@ typedef void (*adc_preload_server_task)(void* context, size_t index, int verdict
 int adc_preload_server_start(struct adc_preload_server* server, void (*preload)(void* context),
                              adc_preload_server_task task, void* context, const int* keep, size_t n_keep,
                              double answer_seconds, struct adc_error* error);
+
+/* In the server, from its preload: has each fork run `steps` (a loaded
+ * library's fork protocol, whose every step is set) around it.  A set
+ * given twice is kept once; room for a producer's and a consumer's. */
+void adc_preload_server_add_fork_protocol(const struct adc_fork_protocol* steps);
 
 /* Asks the server to start task `index` with these descriptors (which the
  * caller keeps and closes as usual); its pid in `*pid`.  0, or -1 with the

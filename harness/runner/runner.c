@@ -1,13 +1,17 @@
 #include "runner/runner.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "rule_api/library.h"
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
 #include "runner/device_probe.h"
+#include "runner/preload_server.h"
 #include "runner/task_runner.h"
 #include "support/parent_only_memory.h"
 
@@ -72,13 +76,42 @@ static bool settled_before_running(const struct adc_session* session, const stru
 }
 
 /* In the preloading server: maps the runtime of each device of the run
- * whose driver offers it. */
-static void preload_device_runtimes(void* context) {
+ * whose driver offers it, and loads each library under test that may be
+ * forked once loaded (adc/fork_protocol.h), its fork protocol then run
+ * around the server's every fork.  What a library prints as it loads is
+ * not a case's: the server's output goes nowhere from here on (a case's
+ * process has its own, runner/task_process.c). */
+static void preload_for_cases(void* context) {
   const struct adc_session* session = context;
   for (size_t d = 0; d < session->n_devices; d++) {
     const struct adc_device_driver* driver = session->devices[d].driver;
     if (driver->preload_runtime != NULL) driver->preload_runtime();
   }
+  const struct adc_side* sides[ADC_ROLE_COUNT] = {&session->producer, &session->consumer};
+  for (int role = 0; role < ADC_ROLE_COUNT; role++) {
+    if (!sides[role]->tested || !sides[role]->forked_after_load) continue;
+    int nowhere = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (nowhere >= 0) {
+      dup2(nowhere, STDOUT_FILENO);
+      dup2(nowhere, STDERR_FILENO);
+      close(nowhere);
+    }
+    /* Kept loaded for the server's life: each case's process has it. */
+    static struct adc_library loaded[ADC_ROLE_COUNT];
+    struct adc_error error;
+    if (adc_library_open(&loaded[role], sides[role]->path, sides[role]->prefix, &error) == 0 &&
+        adc_library_can_be_forked(&loaded[role])) {
+      adc_preload_server_add_fork_protocol(&loaded[role].fork_protocol);
+    }
+  }
+}
+
+/* Whether case `c`'s process is forked by the preloading server: its
+ * device's runtime is mapped there, or the library its rule judges is
+ * loaded there. */
+static bool case_is_preloaded(const struct adc_session* session, const struct adc_case* c) {
+  return c->device->driver->preload_runtime != NULL ||
+         adc_side_tested_by(session, c->rule)->forked_after_load;
 }
 
 /* Whether the case's process sleeps most of its time by design: its rule
@@ -178,7 +211,7 @@ static const struct adc_task_group* group_of(struct sharing* sharing, const stru
       .left_behind = case_left_behind,
       .argument = &sharing->groups[g],
       .start_seconds = start_bound(session, costly),
-      .preloaded = c->device->driver->preload_runtime != NULL,
+      .preloaded = case_is_preloaded(session, c),
       .name = sharing->group_names[g],
   };
   return &sharing->task_groups[g];
@@ -230,7 +263,7 @@ static struct adc_task task_of(struct sharing* sharing, const struct adc_session
       .argument = argument,
       .timeout_seconds = adc_case_timeout(session, c),
       .mostly_waits = case_mostly_waits(c),
-      .preloaded = c->device->driver->preload_runtime != NULL,
+      .preloaded = case_is_preloaded(session, c),
       .group = may_share_a_process(session, c) ? group_of(sharing, session, c, costly) : NULL,
       .run_prepared = run_prepared_case,
       .resource = resource_of(sharing, session, c, costly),
@@ -280,7 +313,7 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .waiting_jobs = session->process_log_dir == NULL ? session->jobs : 0,
                              .memory_limit_bytes = session->memory_limit_mib * 1024 * 1024,
                              .process_log_dir = session->process_log_dir,
-                             .preload = preload_device_runtimes,
+                             .preload = preload_for_cases,
                              .preload_context = (void*)session,
                              .resources = sharing->resources,
                              .n_resources = sharing->n_resources,

@@ -57,6 +57,9 @@ struct adc_side {
    * verdict without running. */
   bool load_misbehaved;
   struct adc_task_result load_verdict;
+  /* The library may be loaded once, in the preloading server, and each
+   * case's process forked after (preflight.h, adc/fork_protocol.h). */
+  bool forked_after_load;
 };
 
 /* What probing a device in a child process found, for the report's
