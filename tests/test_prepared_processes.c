@@ -29,7 +29,12 @@
 /* What a task does, in whichever process it runs. */
 enum behaviour {
   PASSES,
-  FAILS_WHEN_SHARED, /* fails in a prepared process, passes alone */
+  /* Fails in a process where two tasks ran before it, as a library that
+   * goes wrong after so many calls; passes otherwise. */
+  FAILS_AFTER_TWO_TASKS,
+  /* Fails the first time it runs in any process, then passes: as a
+   * failure of load or timing, which does not happen again. */
+  FAILS_ONCE,
   FAILS,
   CRASHES,
   HANGS,
@@ -105,21 +110,32 @@ static void* wake_on_a_timer(void* argument) {
   return NULL;
 }
 
-/* Does what `behaviour` says; gives the status of a process of its own
- * (`shared` false) or a prepared one. */
 /* What HOLDS_MEMORY tasks hold: a block per task of a process (a test
  * runs at most two there), volatile so that it is kept, and still
  * reachable at the process's exit, so that a leak checker does not end it
  * otherwise than told. */
 static void* volatile held_blocks[2];
 static unsigned tasks_holding;
+/* The tasks this process has run; and the file whose creation marks that
+ * FAILS_ONCE failed (in any process of the test). */
+static unsigned tasks_here;
+static char failed_once_path[64];
 
-static enum adc_status behave(enum behaviour behaviour, bool shared) {
+/* Does what `behaviour` says, in a process of its own or a prepared one;
+ * gives the status. */
+static enum adc_status behave(enum behaviour behaviour) {
+  tasks_here++;
   switch (behaviour) {
     case PASSES:
       return ADC_PASS;
-    case FAILS_WHEN_SHARED:
-      return shared ? ADC_FAIL : ADC_PASS;
+    case FAILS_AFTER_TWO_TASKS:
+      return tasks_here > 2 ? ADC_FAIL : ADC_PASS;
+    case FAILS_ONCE: {
+      int fd = open(failed_once_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+      if (fd < 0) return ADC_PASS;
+      close(fd);
+      return ADC_FAIL;
+    }
     case FAILS:
       return ADC_FAIL;
     case CRASHES:
@@ -172,12 +188,12 @@ static enum adc_status behave(enum behaviour behaviour, bool shared) {
 static void run_alone(const void* argument, int channel_fd) {
   struct adc_task_verdict verdict;
   say_pid(&verdict);
-  adc_wire_send(channel_fd, behave(*(const enum behaviour*)argument, false), verdict.message);
+  adc_wire_send(channel_fd, behave(*(const enum behaviour*)argument), verdict.message);
 }
 
 static void run_shared(const void* argument, struct adc_task_verdict* verdict) {
   say_pid(verdict);
-  verdict->status = behave(*(const enum behaviour*)argument, true);
+  verdict->status = behave(*(const enum behaviour*)argument);
 }
 
 /* ---- groups ----------------------------------------------------------- */
@@ -266,19 +282,27 @@ START_TEST(a_group_shares_one_process) {
 END_TEST
 
 /* A task that does not pass in the prepared process runs again alone:
- * that run's verdict stands, and what the prepared process gave is kept. */
+ * where it does not pass there either, that verdict stands; where it
+ * passes, the process is replayed up to it, and a failure it does not give
+ * again is said beside its pass, with what the prepared process gave. */
 START_TEST(a_task_not_passing_runs_again_alone) {
-  static const enum behaviour fails_when_shared = FAILS_WHEN_SHARED;
+  static const enum behaviour fails_once = FAILS_ONCE;
   static const enum behaviour fails = FAILS;
+  snprintf(failed_once_path, sizeof(failed_once_path), "/tmp/adc-failed-once-%ld", (long)getpid());
+  unlink(failed_once_path);
   struct adc_task_group group = group_of(&prepares);
-  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&fails_when_shared, &group),
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&fails_once, &group),
                              shared_task(&fails, &group), shared_task(&passes, &group)};
   struct adc_task_result results[4];
   run_all(tasks, 4, 1, NULL, 0, results);
+  unlink(failed_once_path);
   ck_assert_int_eq(results[1].status, ADC_PASS);
   ck_assert(results[1].shared.rerun_alone);
   ck_assert_int_eq(results[1].shared.status, ADC_FAIL);
-  ck_assert_int_ne(pid_of(&results[1]), pid_of(&results[0])); /* the verdict came from its own process */
+  ck_assert(results[1].shared.replayed && !results[1].shared.reproduced);
+  ck_assert_uint_eq(results[1].shared.earlier_tasks, 1);
+  ck_assert_msg(strstr(results[1].message, "failed once, not again") != NULL, "%s", results[1].message);
+  ck_assert(!results[2].shared.replayed);
   ck_assert_int_eq(results[2].status, ADC_FAIL);
   ck_assert(results[2].shared.rerun_alone);
   /* A failure costs nothing but its rerun: the next task stays shared. */
@@ -289,8 +313,8 @@ END_TEST
 
 /* A crash or a hang costs the prepared process: the task is judged alone
  * (crash, timeout), those before it that had passed there run again alone
- * (their process did not end cleanly), and those after it go on in a new
- * prepared process. */
+ * (their process did not end cleanly), and those after it go on in
+ * another prepared process. */
 START_TEST(a_crash_or_a_hang_costs_the_process_not_the_run) {
   static const enum behaviour crashes = CRASHES;
   static const enum behaviour hangs = HANGS;
@@ -309,7 +333,104 @@ START_TEST(a_crash_or_a_hang_costs_the_process_not_the_run) {
   ck_assert_int_eq(results[3].shared.status, ADC_TIMEOUT);
   ck_assert_int_eq(results[4].status, ADC_PASS);
   ck_assert(!results[4].shared.rerun_alone);
-  ck_assert_int_ne(pid_of(&results[4]), pid_of(&results[2]));
+}
+END_TEST
+
+/* A task that fails only after others ran in its process passes alone; the
+ * replay of that process, in a fresh one, fails it again: where every task
+ * before it passed there, its verdict is that failure, naming how many
+ * tasks ran before it; where one went wrong first, that one's verdict
+ * judges it, and its own pass stands, naming that one.  One replay serves
+ * every such task of the process. */
+START_TEST(a_failure_after_earlier_tasks_is_replayed_and_stands) {
+  static const enum behaviour fails_after_two = FAILS_AFTER_TWO_TASKS;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&passes, &group),
+                             shared_task(&fails_after_two, &group), shared_task(&fails_after_two, &group)};
+  tasks[2].name = "the third";
+  struct adc_task_result results[4];
+  run_all(tasks, 4, 1, NULL, 0, results);
+  for (int t = 2; t < 4; t++) {
+    ck_assert(results[t].shared.rerun_alone && results[t].shared.replayed && results[t].shared.reproduced);
+    ck_assert_uint_eq(results[t].shared.earlier_tasks, (size_t)t);
+  }
+  ck_assert_msg(results[2].status == ADC_FAIL, "%s", results[2].message);
+  ck_assert_str_eq(results[2].shared.first_to_go_wrong, "this one");
+  ck_assert_msg(
+      strstr(results[2].message, "only after 2 earlier case(s) in one process, each of which passed") != NULL,
+      "%s", results[2].message);
+  ck_assert_msg(results[3].status == ADC_PASS, "%s", results[3].message);
+  ck_assert_str_eq(results[3].shared.first_to_go_wrong, "the third");
+  ck_assert_msg(strstr(results[3].message, "one of which went wrong first, the third") != NULL, "%s",
+                results[3].message);
+}
+END_TEST
+
+/* The first task a prepared process runs has nothing of the library's run
+ * before it, as in a process of its own: its verdict stands, whatever it
+ * is, without a second run (a hang costs its limit once). */
+START_TEST(the_first_task_of_a_process_is_judged_as_alone) {
+  static const enum behaviour fails = FAILS;
+  static const enum behaviour hangs = HANGS;
+  static const enum behaviour crashes = CRASHES;
+  const enum behaviour* firsts[] = {&fails, &hangs, &crashes};
+  const enum adc_status statuses[] = {ADC_FAIL, ADC_TIMEOUT, ADC_CRASH};
+  for (size_t f = 0; f < 3; f++) {
+    struct adc_task_group group = group_of(&prepares);
+    struct adc_task tasks[] = {shared_task(firsts[f], &group), shared_task(&passes, &group)};
+    tasks[0].timeout_seconds = 0.5;
+    struct adc_task_result results[2];
+    run_all(tasks, 2, 1, NULL, 0, results);
+    ck_assert_msg(results[0].status == statuses[f], "%zu: %s: %s", f, adc_status_name(results[0].status),
+                  results[0].message);
+    ck_assert_msg(results[0].shared.first_in_process && !results[0].shared.rerun_alone, "%zu: ran twice", f);
+    ck_assert_int_eq(results[1].status, ADC_PASS);
+  }
+}
+END_TEST
+
+/* Once a task of a family (a rule's cases) has hung in a prepared process,
+ * the family's other tasks each run first in a prepared process, where a
+ * hang stands at once: a library that hangs pays each limit once, but the
+ * first, whose hang came after other tasks. */
+START_TEST(a_family_that_hung_runs_first_in_its_processes) {
+  static const enum behaviour hangs = HANGS;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[6];
+  for (int t = 0; t < 6; t++) {
+    tasks[t] = shared_task(t % 2 == 0 ? &passes : &hangs, &group);
+    tasks[t].family = t % 2 == 0 ? 1 : 2;
+    tasks[t].timeout_seconds = 0.3;
+  }
+  struct adc_task_result results[6];
+  run_all(tasks, 6, 1, NULL, 0, results);
+  ck_assert(results[1].status == ADC_TIMEOUT && results[1].shared.rerun_alone);
+  for (int t = 3; t < 6; t += 2) {
+    ck_assert_msg(results[t].status == ADC_TIMEOUT, "%d: %s", t, results[t].message);
+    ck_assert_msg(results[t].shared.first_in_process && !results[t].shared.rerun_alone, "%d hung twice", t);
+  }
+  for (int t = 0; t < 6; t += 2) ck_assert_int_eq(results[t].status, ADC_PASS);
+}
+END_TEST
+
+/* A task that did not pass later in a prepared process runs again as the
+ * first task of another prepared process of its group, where one starts
+ * for the group's tasks left: its verdict there stands, and the process
+ * goes on with those tasks (no process of its own). */
+START_TEST(a_task_run_again_is_the_first_of_another_process) {
+  static const enum behaviour fails = FAILS;
+  static const enum behaviour leaves = LEAVES_A_THREAD;
+  struct adc_task_group group = group_of(&prepares);
+  struct adc_task tasks[] = {shared_task(&passes, &group), shared_task(&fails, &group),
+                             shared_task(&leaves, &group), shared_task(&passes, &group),
+                             shared_task(&passes, &group)};
+  struct adc_task_result results[5];
+  run_all(tasks, 5, 1, NULL, 0, results);
+  ck_assert_int_eq(results[1].status, ADC_FAIL);
+  ck_assert(results[1].shared.rerun_alone && results[1].shared.first_in_process);
+  ck_assert_int_ne(pid_of(&results[1]), pid_of(&results[0]));
+  ck_assert_int_eq(pid_of(&results[1]), pid_of(&results[3]));
+  ck_assert_int_eq(pid_of(&results[3]), pid_of(&results[4]));
 }
 END_TEST
 
@@ -511,7 +632,11 @@ int main(void) {
   tcase_set_timeout(prepared, 120);
   tcase_add_test(prepared, a_group_shares_one_process);
   tcase_add_test(prepared, a_task_not_passing_runs_again_alone);
+  tcase_add_test(prepared, a_failure_after_earlier_tasks_is_replayed_and_stands);
   tcase_add_test(prepared, a_crash_or_a_hang_costs_the_process_not_the_run);
+  tcase_add_test(prepared, the_first_task_of_a_process_is_judged_as_alone);
+  tcase_add_test(prepared, a_task_run_again_is_the_first_of_another_process);
+  tcase_add_test(prepared, a_family_that_hung_runs_first_in_its_processes);
   tcase_add_test(prepared, what_a_task_leaves_ends_its_process);
   tcase_add_test(prepared, memory_the_first_task_left_is_the_librarys_first_use);
   tcase_add_test(prepared, a_pool_left_blocked_is_kept);

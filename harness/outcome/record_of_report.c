@@ -107,6 +107,15 @@ bool adc_case_record_of_json(const cJSON* item, struct adc_case_record* out) {
     out->shared_message = text_item(attempt, "message");
     const char* shared_status = string_item(attempt, "status");
     if (shared_status != NULL) adc_status_from_name(shared_status, &out->shared_status);
+    const cJSON* replay = cJSON_GetObjectItemCaseSensitive(attempt, "replay");
+    const cJSON* earlier = cJSON_GetObjectItemCaseSensitive(replay, "earlier_cases");
+    if (replay != NULL) {
+      out->replayed = true;
+      out->reproduced = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(replay, "reproduced"));
+      out->earlier_cases =
+          cJSON_IsNumber(earlier) && earlier->valuedouble > 0 ? (size_t)earlier->valuedouble : 0;
+      out->first_to_go_wrong = text_item(replay, "first_to_go_wrong");
+    }
   }
   const char* status = string_item(item, "status");
   return role_named(string_item(item, "role"), &out->role) &&

@@ -26,6 +26,10 @@ void adc_case_record_of_run(const struct adc_case* c, const struct adc_task_resu
       .rerun_alone = shared->rerun_alone,
       .shared_status = shared->status,
       .shared_message = shared->message,
+      .replayed = shared->replayed,
+      .reproduced = shared->reproduced,
+      .earlier_cases = shared->earlier_tasks,
+      .first_to_go_wrong = shared->first_to_go_wrong,
       .crash_site = result->crash_site,
   };
   const struct adc_expectation* entry = c->expectation;

@@ -58,6 +58,14 @@ struct adc_case_record {
   bool rerun_alone;
   enum adc_status shared_status;
   const char* shared_message;
+  /* It passed alone, and its prepared process was replayed up to it
+   * (runner/replay.h): whether that gave its failure again (its status is
+   * then the replay's), after how many earlier cases, and the first case of
+   * that process that did not pass. */
+  bool replayed;
+  bool reproduced;
+  size_t earlier_cases;
+  const char* first_to_go_wrong;
   /* Where a fatal signal killed its process, and whose code that was, as
    * the JSON report writes it (runner/crash_site.h); NULL where none. */
   const cJSON* crash_site;

@@ -118,6 +118,26 @@ static void put_expectations_verdict(FILE* out, const struct adc_run_record* rec
   }
 }
 
+/* Failures a prepared process gave that neither the run alone nor the
+ * replay of that process gave again: passes, said so (never silently). */
+static void put_unreproduced(FILE* out, const struct adc_run_record* record) {
+  size_t n = 0;
+  const struct adc_case_record* first = NULL;
+  for (size_t i = 0; i < record->n_cases; i++) {
+    const struct adc_case_record* c = &record->cases[i];
+    if (!c->replayed || c->reproduced) continue;
+    if (n++ == 0) first = c;
+  }
+  if (n == 0) return;
+  fprintf(
+      out,
+      "Not reproduced: %zu case(s) did not pass in a prepared process, after earlier cases, but passed "
+      "alone and in a replay of that process (load, timing or the device?); the first: %s, which gave %s: ",
+      n, first->id, adc_status_name(first->shared_status));
+  adc_put_one_line(out, first->shared_message, 400);
+  fputc('\n', out);
+}
+
 void adc_print_console_report(FILE* out, const struct adc_run_record* record,
                               const struct adc_console_style* style) {
   if (style->verbose) {
@@ -126,6 +146,7 @@ void adc_print_console_report(FILE* out, const struct adc_run_record* record,
     adc_console_put_rules(out, record, style->colour);
   }
   put_counts_line(out, record);
+  put_unreproduced(out, record);
   bool with_expectations = record->expectations_path != NULL;
   if (with_expectations) put_expectations_summary(out, record);
   adc_print_verdict(out, record, style->colour);

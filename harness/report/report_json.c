@@ -59,6 +59,12 @@ cJSON* adc_case_json(const struct adc_case_record* c) {
     cJSON* attempt = cJSON_AddObjectToObject(item, "shared_attempt");
     cJSON_AddStringToObject(attempt, "status", adc_status_name(c->shared_status));
     cJSON_AddStringToObject(attempt, "message", c->shared_message);
+    if (c->replayed) {
+      cJSON* replay = cJSON_AddObjectToObject(attempt, "replay");
+      cJSON_AddBoolToObject(replay, "reproduced", c->reproduced);
+      cJSON_AddNumberToObject(replay, "earlier_cases", (double)c->earlier_cases);
+      cJSON_AddStringToObject(replay, "first_to_go_wrong", c->first_to_go_wrong);
+    }
   }
   if (c->crash_site != NULL) cJSON_AddItemToObject(item, "crash_site", cJSON_Duplicate(c->crash_site, true));
   if (c->has_expectation) {

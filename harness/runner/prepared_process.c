@@ -80,14 +80,15 @@ static bool left_behind(const struct adc_task_group* group, struct adc_process_s
 /* A verdict a thread of the library may have changed by itself (it ran
  * during the task when its wait could have ended by itself): the task is
  * not judged here, and runs again alone. */
-static void distrust(struct adc_task_verdict* verdict, const char* why) {
-  if (verdict->status != ADC_PASS && verdict->status != ADC_NOT_SUPPORTED) return; /* run again anyway */
+static bool distrust(struct adc_task_verdict* verdict, const char* why) {
+  if (verdict->status != ADC_PASS && verdict->status != ADC_NOT_SUPPORTED) return false; /* its own */
   char given[sizeof(verdict->message)];
   snprintf(given, sizeof(given), "%s", verdict->message);
   snprintf(verdict->message, sizeof(verdict->message),
            "not judged in the prepared process, where it gave %s (%.300s): %.600s",
            adc_status_name(verdict->status), given, why);
   verdict->status = ADC_UNRESOLVED;
+  return true;
 }
 
 /* A task the process does not run: a thread of the library ran between the
@@ -96,6 +97,7 @@ static void decline_task(int fd, const char* why) {
   char message[sizeof(((struct adc_wire_record*)0)->message)];
   snprintf(message, sizeof(message), "not run in the prepared process: %.900s", why);
   adc_wire_send_kind(fd, ADC_WIRE_LEFT_BEHIND, why);
+  adc_wire_send_kind(fd, ADC_WIRE_NOT_JUDGED, "");
   adc_wire_send(fd, ADC_UNRESOLVED, message);
 }
 
@@ -140,9 +142,10 @@ void adc_serve_prepared(const struct adc_task_group* group, const struct adc_tas
     bool ends = left_behind(group, &before, first_task, left, sizeof(left));
     first_task = false;
     char woke[512];
+    bool not_judged = false;
     if (adc_kept_threads_woke_by_themselves(woke, sizeof(woke))) {
       add_phrase(left, sizeof(left), woke);
-      distrust(&verdict, woke);
+      not_judged = distrust(&verdict, woke);
       ends = true;
     }
     char kept[sizeof(((struct adc_task_result*)0)->shared.kept_threads)];
@@ -150,6 +153,7 @@ void adc_serve_prepared(const struct adc_task_group* group, const struct adc_tas
     /* Said before the verdict, so that the parent gives this process no
      * next task. */
     if (ends) adc_wire_send_kind(fd, ADC_WIRE_LEFT_BEHIND, left);
+    if (not_judged) adc_wire_send_kind(fd, ADC_WIRE_NOT_JUDGED, "");
     adc_wire_send(fd, verdict.status, verdict.message);
     if (ends) break;
   }

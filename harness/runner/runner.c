@@ -254,6 +254,15 @@ static bool may_share_a_process(const struct adc_session* session, const struct 
   return c->expectation == NULL || (c->expectation->statuses & ends_its_process) == 0;
 }
 
+/* The family of case `c`'s task: its rule's place in the catalogue, from 1
+ * (a rule's cases tend to end alike: adc_task.family). */
+static size_t family_of(const struct adc_case* c) {
+  for (size_t r = 0; r < adc_rule_count(); r++) {
+    if (adc_rule_at(r) == c->rule) return r + 1;
+  }
+  return 0;
+}
+
 /* The task that runs case `c`; `costly`: whether its device's start is
  * (adc_device_start_is_costly, asked once per device). */
 static struct adc_task task_of(struct sharing* sharing, const struct adc_session* session,
@@ -268,6 +277,8 @@ static struct adc_task task_of(struct sharing* sharing, const struct adc_session
       .run_prepared = run_prepared_case,
       .resource = resource_of(sharing, session, c, costly),
       .start_seconds = costly ? start_bound(session, true) : 0,
+      .name = c->id,
+      .family = family_of(c),
   };
 }
 

@@ -52,6 +52,13 @@ struct adc_task {
    * and its time limit counts from READY.  0: the limit counts from the
    * fork. */
   double start_seconds;
+  /* In messages: "cpu/array.release.sets_null/int32_nulls"; NULL: "task N". */
+  const char* name;
+  /* Tasks of one family (a rule's cases) tend to end alike: once one has
+   * crashed or hung in a prepared process, the family's others each run
+   * first in a prepared process (task_queue.h), where that verdict stands
+   * without a second run.  0: none. */
+  size_t family;
 };
 
 /* Tasks that may share a prepared process: a process that makes once what
@@ -109,9 +116,24 @@ struct adc_task_resource {
  * bounded. */
 #define ADC_TASKS_PER_PREPARED_PROCESS 256
 
+/* No task: SIZE_MAX as a task's index. */
+#define ADC_NO_TASK ((size_t)-1)
+
 /* How a task's verdict came about, where it ran in a prepared process. */
 struct adc_shared_attempt {
   bool ran; /* the task ran in a prepared process first */
+  /* It was the first task that process ran, with nothing of the library
+   * run before it: its verdict there stands, as a process of its own's. */
+  bool first_in_process;
+  /* It did not pass there after `earlier_tasks` others, passed alone, and
+   * a fresh prepared process ran those tasks again, in order, then it
+   * (runner/replay.h): whether that gave its failure again (`status` and
+   * `message` above are then the replay's), and the first task of the
+   * process that had not passed. */
+  bool replayed;
+  bool reproduced;
+  size_t earlier_tasks;
+  char first_to_go_wrong[256];
   /* It was then run alone (what it did there was not a pass, or its
    * prepared process did not end cleanly), and `status` and `message`
    * are what the prepared process gave. */

@@ -60,6 +60,12 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   queue->group_starting = adc_parent_only_calloc(n, sizeof(*queue->group_starting));
   queue->group_alive = adc_parent_only_calloc(n, sizeof(*queue->group_alive));
   queue->group_alone = adc_parent_only_calloc(n, sizeof(*queue->group_alone));
+  queue->first_tried = adc_parent_only_calloc(n, sizeof(*queue->first_tried));
+  for (size_t t = 0; t < n_tasks; t++) {
+    if (tasks[t].family >= queue->n_families) queue->n_families = tasks[t].family + 1;
+  }
+  queue->family_suspect = adc_parent_only_calloc(queue->n_families + 1, sizeof(*queue->family_suspect));
+  queue->group_spared = adc_parent_only_calloc(n, sizeof(*queue->group_spared));
   size_t r = run->n_resources + 1;
   queue->resources = run->resources;
   queue->n_resources = run->n_resources;
@@ -72,8 +78,8 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   if (!queue->state || !queue->alone || !queue->groups || !queue->group_of || !queue->group_tasks ||
       !queue->group_first || !queue->group_size || !queue->group_cursor[0] || !queue->group_cursor[1] ||
       !queue->group_pending || !queue->group_starting || !queue->group_alive || !queue->group_alone ||
-      !queue->holders || !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up ||
-      !queue->refusal) {
+      !queue->first_tried || !queue->group_spared || !queue->family_suspect || !queue->holders ||
+      !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up || !queue->refusal) {
     adc_task_queue_free(queue);
     return -1;
   }
@@ -89,7 +95,8 @@ void adc_task_queue_free(struct adc_task_queue* queue) {
       queue->group_tasks,     queue->group_first,   queue->group_size,     queue->group_cursor[0],
       queue->group_cursor[1], queue->group_pending, queue->group_starting, queue->group_alive,
       queue->group_alone,     queue->holders,       queue->limit,          queue->refusals_in_row,
-      queue->not_before,      queue->given_up,      queue->refusal};
+      queue->not_before,      queue->given_up,      queue->refusal,        queue->first_tried,
+      queue->group_spared,    queue->family_suspect};
   for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) adc_parent_only_free(blocks[b]);
   memset(queue, 0, sizeof(*queue));
 }
@@ -144,14 +151,48 @@ static void remove_alone(struct adc_task_queue* queue, size_t at) {
   queue->n_alone--;
 }
 
+/* Whether group `g` has tasks waiting enough for another prepared
+ * process (adc_task_queue_next_start). */
+static bool worth_another_process(const struct adc_task_queue* queue, size_t g) {
+  size_t pending = queue->group_pending[g];
+  if (pending <= (size_t)queue->group_starting[g]) return false;
+  bool costly = adc_task_queue_resource_of(queue, queue->group_tasks[queue->group_first[g]]) >= 0;
+  return !costly || pending > (size_t)queue->group_alive[g] * ADC_TASKS_PER_COSTLY_START;
+}
+
+/* Whether task `t`, waiting to run alone, may instead be the first task
+ * of a prepared process of its group (adc_task_queue_next_first_of_group). */
+static bool may_run_first(const struct adc_task_queue* queue, size_t t) {
+  size_t g = queue->group_of[t];
+  return g != ADC_NO_GROUP && !queue->group_alone[g] && !queue->first_tried[t];
+}
+
 /* From the tasks waiting to run alone: the first that fits and whose
- * device admits a process; tasks of a device that gave up end. */
+ * device admits a process; tasks of a device that gave up end.  A task
+ * that may be the first of a prepared process of its group is left for
+ * one that is starting, or has one started for it (`*group`) while the
+ * group has tasks enough for another (its first, it goes on with them):
+ * the run that confirms it then costs no process of its own. */
 static bool next_alone(struct adc_task_queue* queue, bool waiting_slot, double now, size_t* task,
-                       void (*give_up)(size_t, const char*, void*), void* context) {
+                       size_t* group, void (*give_up)(size_t, const char*, void*), void* context) {
+  memset(queue->group_spared, 0, queue->n_groups * sizeof(*queue->group_spared));
   for (size_t i = 0; i < queue->n_alone;) {
     size_t t = queue->alone[i];
+    size_t g = queue->group_of[t];
     int resource = adc_task_queue_resource_of(queue, t);
     enum admission admission = admits(queue, resource, now);
+    if (may_run_first(queue, t) && queue->group_spared[g] < (size_t)queue->group_starting[g]) {
+      queue->group_spared[g]++;
+      i++;
+      continue;
+    }
+    if (may_run_first(queue, t) && admission == ADMITTED && fits(queue, waiting_slot, t) &&
+        worth_another_process(queue, g)) {
+      queue->group_starting[g]++;
+      queue->group_alive[g]++;
+      *group = g;
+      return true;
+    }
     if (admission == GIVEN_UP) {
       remove_alone(queue, i);
       queue->state[t] = ADC_TASK_RUNNING;
@@ -181,15 +222,6 @@ struct scan {
 static bool passed_over(const struct scan* scan, size_t g, int resource) {
   return (g != ADC_NO_GROUP && g < SCAN_MEMORY && scan->group_full[g]) ||
          (resource >= 0 && resource < SCAN_MEMORY && scan->resource_full[resource]);
-}
-
-/* Whether group `g` has tasks waiting enough for another prepared
- * process (adc_task_queue_next_start). */
-static bool worth_another_process(const struct adc_task_queue* queue, size_t g) {
-  size_t pending = queue->group_pending[g];
-  if (pending <= (size_t)queue->group_starting[g]) return false;
-  bool costly = adc_task_queue_resource_of(queue, queue->group_tasks[queue->group_first[g]]) >= 0;
-  return !costly || pending > (size_t)queue->group_alive[g] * ADC_TASKS_PER_COSTLY_START;
 }
 
 /* From the plan, tasks of kind `kind`: the first whose device admits a
@@ -237,7 +269,7 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
                                void* context) {
   *group = ADC_NO_GROUP;
   advance_plan(queue, 0);
-  if (next_alone(queue, waiting_slot, now, task, give_up, context)) return true;
+  if (next_alone(queue, waiting_slot, now, task, group, give_up, context)) return true;
   if (!waiting_slot && next_planned(queue, 0, now, task, group, give_up, context)) return true;
   /* A slot of the others takes a waiting task once none of theirs is left. */
   if (waiting_slot || queue->plan_cursor[0] >= queue->n_tasks) {
@@ -246,21 +278,70 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
   return false;
 }
 
+/* Whether task `t` belongs to a suspect family. */
+static bool suspect(const struct adc_task_queue* queue, size_t t) {
+  size_t family = queue->tasks[t].family;
+  return family != 0 && queue->family_suspect[family];
+}
+
+void adc_task_queue_suspect_family(struct adc_task_queue* queue, size_t task) {
+  size_t family = queue->tasks[task].family;
+  if (family != 0) queue->family_suspect[family] = true;
+}
+
+void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task) {
+  size_t family = queue->tasks[task].family;
+  if (family != 0) queue->family_suspect[family] = false;
+}
+
+/* The first PENDING task of `group` of the kind `kind` from its cursor on,
+ * of a suspect family (`of_suspect`) or of any other, or ADC_NO_TASK. */
+static size_t find_pending(struct adc_task_queue* queue, size_t group, int kind, bool of_suspect) {
+  size_t* cursor = &queue->group_cursor[kind][group];
+  const size_t* tasks = queue->group_tasks + queue->group_first[group];
+  size_t size = queue->group_size[group];
+  while (*cursor < size && ((int)mostly_waits(queue, tasks[*cursor]) != kind ||
+                            queue->state[tasks[*cursor]] != ADC_TASK_PENDING)) {
+    (*cursor)++;
+  }
+  for (size_t at = *cursor; at < size; at++) {
+    size_t t = tasks[at];
+    if ((int)mostly_waits(queue, t) == kind && queue->state[t] == ADC_TASK_PENDING &&
+        suspect(queue, t) == of_suspect)
+      return t;
+  }
+  return ADC_NO_TASK;
+}
+
+bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
+                                        size_t* task) {
+  for (size_t i = 0; i < queue->n_alone; i++) {
+    size_t t = queue->alone[i];
+    if (queue->group_of[t] != group || !may_run_first(queue, t) || !fits(queue, waiting_slot, t)) continue;
+    remove_alone(queue, i);
+    take(queue, t);
+    queue->first_tried[t] = true;
+    *task = t;
+    return true;
+  }
+  for (int kind = waiting_slot ? 1 : 0; kind <= 1; kind++) {
+    size_t t = find_pending(queue, group, kind, true);
+    if (t == ADC_NO_TASK) continue;
+    take(queue, t);
+    *task = t;
+    return true;
+  }
+  return false;
+}
+
 bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
                                   size_t* task) {
   for (int kind = waiting_slot ? 1 : 0; kind <= 1; kind++) {
-    size_t* cursor = &queue->group_cursor[kind][group];
-    const size_t* tasks = queue->group_tasks + queue->group_first[group];
-    size_t size = queue->group_size[group];
-    while (*cursor < size && ((int)mostly_waits(queue, tasks[*cursor]) != kind ||
-                              queue->state[tasks[*cursor]] != ADC_TASK_PENDING)) {
-      (*cursor)++;
-    }
-    if (*cursor < size) {
-      *task = tasks[*cursor];
-      take(queue, *task);
-      return true;
-    }
+    size_t t = find_pending(queue, group, kind, false);
+    if (t == ADC_NO_TASK) continue;
+    *task = t;
+    take(queue, t);
+    return true;
   }
   return false;
 }
@@ -294,6 +375,10 @@ void adc_task_queue_done(struct adc_task_queue* queue, size_t task) {
   }
   if (queue->state[task] != ADC_TASK_DONE) queue->finished++;
   queue->state[task] = ADC_TASK_DONE;
+}
+
+bool adc_task_queue_admits(const struct adc_task_queue* queue, int resource, double now) {
+  return admits(queue, resource, now) == ADMITTED;
 }
 
 bool adc_task_queue_hold(struct adc_task_queue* queue, int resource) {

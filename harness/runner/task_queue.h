@@ -52,6 +52,14 @@ struct adc_task_queue {
   int* group_starting;     /* per group: its prepared processes not yet ready */
   int* group_alive;        /* per group: its prepared processes started and not yet ended */
   bool* group_alone;       /* per group: its processes cannot be prepared; its tasks run alone */
+  /* Per task: it was taken to run again as the first task of a prepared
+   * process (adc_task_queue_next_first_of_group), which it is only once. */
+  bool* first_tried;
+  size_t* group_spared; /* scratch, per group: tasks next_alone left for processes starting */
+  /* Per family (adc_task.family): a task of it crashed or hung in a
+   * prepared process, and no task of it has passed first in one since. */
+  bool* family_suspect;
+  size_t n_families;
   /* Per resource (adc_task_run.resources): processes holding it now, how
    * many it admits, refusals in a row, no start before this moment, and
    * whether it has refused too often (its tasks then end unresolved with
@@ -98,6 +106,26 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
                                size_t* group, void (*give_up)(size_t task, const char* reason, void* context),
                                void* context);
 
+/* The first task a ready prepared process of `group` runs, where one
+ * waits to run again alone (it did not pass in another prepared process,
+ * or that process did not end cleanly): the first task of a process has
+ * nothing of the library's run before it, as a process of its own, so the
+ * process serves for that run and then goes on with the group's others
+ * (taken: RUNNING, out of the alone list).  A task is taken so once.  Else
+ * a task of a suspect family (adc_task_queue_suspect_family), which no
+ * process takes but first.  False where neither waits.  While a group's
+ * processes are starting, tasks waiting to run alone are left for them
+ * (as many as start), not started alone. */
+bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
+                                        size_t* task);
+
+/* A task of `task`'s family crashed or hung in a prepared process: the
+ * family's tasks are run first in prepared processes from now on, each
+ * where its crash or hang costs that process alone, and counts once.
+ * One passed first in a process: its family runs as any other again. */
+void adc_task_queue_suspect_family(struct adc_task_queue* queue, size_t task);
+void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task);
+
 /* The next task a ready prepared process of `group` runs, in a slot of the
  * waiting kind or not (taken: RUNNING); false when it has none left. */
 bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
@@ -118,6 +146,9 @@ void adc_task_queue_run_alone(struct adc_task_queue* queue, size_t task);
 void adc_task_queue_provisional(struct adc_task_queue* queue, size_t task);
 /* A task's verdict is final. */
 void adc_task_queue_done(struct adc_task_queue* queue, size_t task);
+
+/* Whether resource `resource` (-1: none) admits another process now. */
+bool adc_task_queue_admits(const struct adc_task_queue* queue, int resource, double now);
 
 /* A process holding resource `resource` (>= 0) started (returns whether
  * it is alone on the device: no other process holds it), was ready

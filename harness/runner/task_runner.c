@@ -127,6 +127,8 @@ struct run_state {
   pid_t harness;       /* this process, which a task's process checks is its parent */
   /* Forks the processes of preloaded tasks and groups; pid 0 when there is none. */
   struct adc_preload_server server;
+  /* What prepared processes ran where a task did not pass after others. */
+  struct adc_replay_book replays;
   bool interrupted;
   int status; /* 0, or -1 once the harness itself could not go on */
   struct adc_error* error;
@@ -145,8 +147,13 @@ static void say_server_lost(const char* why) {
   fprintf(stderr, "adc-conform: warning: %s; the cases it would have forked start from the harness\n", why);
 }
 
-/* A task's verdict is final: the caller hears of it. */
+/* A task's verdict is final: the caller hears of it.  But a task run
+ * again that passed where it had not after other tasks waits, its verdict
+ * open, for the replay of the process where it had not (replay.h). */
 static void conclude(struct run_state* state, size_t index) {
+  enum adc_status status = state->results[index].status;
+  bool passed = status == ADC_PASS || status == ADC_NOT_SUPPORTED;
+  if (!state->interrupted && adc_history_rerun_settled(&state->replays, index, passed)) return;
   adc_task_queue_done(&state->queue, index);
   if (state->run->on_result != NULL)
     state->run->on_result(index, &state->results[index], state->run->context);
@@ -288,12 +295,24 @@ static void close_prepared(struct adc_slot* slot) {
   slot->deadline = adc_now_seconds() + CLOSE_SECONDS;
 }
 
-/* Gives a ready prepared process its next task, or tells it to end. */
+/* Gives a ready prepared process its next task, or tells it to end.  Its
+ * first may be a task waiting to run again alone (task_queue.h). */
 static void dispatch(struct run_state* state, struct adc_slot* slot) {
   size_t index;
-  if (state->interrupted || state->status != 0 || slot->left_behind ||
-      slot->tasks_run >= ADC_TASKS_PER_PREPARED_PROCESS ||
-      !adc_task_queue_next_of_group(&state->queue, slot->group, slot->waiting, &index)) {
+  bool goes_on = !state->interrupted && state->status == 0 && !slot->left_behind &&
+                 slot->tasks_run < ADC_TASKS_PER_PREPARED_PROCESS;
+  struct adc_task_queue* queue = &state->queue;
+  if (slot->replaying != NULL) {
+    /* A replay's: the history's tasks in order, up to the last it is for. */
+    const struct adc_process_history* history = slot->replaying;
+    goes_on = goes_on && slot->replay_next < history->replay_end && slot->replay_next < history->n_tasks;
+    if (goes_on) index = history->tasks[slot->replay_next++];
+  } else if (goes_on) {
+    goes_on = (slot->tasks_run == 0 &&
+               adc_task_queue_next_first_of_group(queue, slot->group, slot->waiting, &index)) ||
+              adc_task_queue_next_of_group(queue, slot->group, slot->waiting, &index);
+  }
+  if (!goes_on) {
     close_prepared(slot);
     return;
   }
@@ -315,16 +334,189 @@ static void run_again_alone(struct run_state* state, size_t index, enum adc_stat
                             const char* message) {
   struct adc_shared_attempt* shared = &state->results[index].shared;
   shared->ran = true;
+  /* A task run again more than once (its second process too did not end
+   * cleanly) keeps what its first prepared process gave. */
+  if (!shared->rerun_alone) {
+    shared->status = status;
+    snprintf(shared->message, sizeof(shared->message), "%.*s", (int)sizeof(shared->message) - 1, message);
+  }
   shared->rerun_alone = true;
-  shared->status = status;
-  snprintf(shared->message, sizeof(shared->message), "%.*s", (int)sizeof(shared->message) - 1, message);
   adc_task_queue_run_alone(&state->queue, index);
+}
+
+/* Task `index` did not pass (a verdict of its own) at `place` in the
+ * slot's prepared process: where tasks ran before it, its process's
+ * history is kept for a replay. */
+static void note_not_passing(struct run_state* state, struct adc_slot* slot, size_t index, size_t place) {
+  if (place == 0) return;
+  if (slot->history == NULL) slot->history = adc_history_new(slot->group);
+  if (slot->history != NULL) adc_history_add_failure(&state->replays, slot->history, index, place);
+}
+
+/* The verdict on the first task a prepared process ran, which had nothing
+ * of the library's run before it, as in a process of its own: it stands,
+ * without a second run. */
+static void settle_first_task(struct run_state* state, struct adc_slot* slot, enum adc_status status,
+                              const char* message) {
+  struct adc_task_result* result = &state->results[slot->index];
+  result->status = status;
+  snprintf(result->message, sizeof(result->message), "%s", message);
+  result->seconds = adc_now_seconds() - slot->task_started;
+  result->shared.ran = true;
+  result->shared.first_in_process = true;
+  conclude(state, slot->index);
+}
+
+/* ---- replays (replay.h) ---------------------------------------------------- */
+
+static const char* task_name(const struct run_state* state, size_t index, char* buffer, size_t size) {
+  if (index < state->n_tasks && state->tasks[index].name != NULL) return state->tasks[index].name;
+  snprintf(buffer, size, "task %zu", index);
+  return buffer;
+}
+
+/* The replay of `history` gave task `index` its verdict (`reached`, with
+ * `status` and `message`), `earlier_wrong` the first task before it there
+ * that did not pass (ADC_NO_TASK: every one passed), or could not reach it
+ * (`message` says why).  A failure given again after earlier tasks that
+ * all passed is the task's verdict, a finding of the library's; one given
+ * again after an earlier task went wrong is that task's consequence (its
+ * own verdict judges it), said beside the pass the task's run alone gave,
+ * naming it; one not given again is said beside that pass too. */
+static void settle_replayed(struct run_state* state, struct adc_process_history* history, size_t index,
+                            bool reached, enum adc_status status, const char* message, size_t earlier_wrong) {
+  struct adc_task_result* result = &state->results[index];
+  struct adc_shared_attempt* shared = &result->shared;
+  size_t earlier = state->replays.place[index];
+  char first_buffer[32];
+  const char* first = earlier_wrong == ADC_NO_TASK
+                          ? "this one"
+                          : task_name(state, earlier_wrong, first_buffer, sizeof(first_buffer));
+  shared->replayed = true;
+  shared->earlier_tasks = earlier;
+  snprintf(shared->first_to_go_wrong, sizeof(shared->first_to_go_wrong), "%s", first);
+  shared->reproduced = reached && status != ADC_PASS && status != ADC_NOT_SUPPORTED;
+  if (shared->reproduced && earlier_wrong == ADC_NO_TASK) {
+    result->status = status;
+    snprintf(result->message, sizeof(result->message),
+             "%.700s [only after %zu earlier case(s) in one process, each of which passed: alone it passed, "
+             "and a fresh process that ran those cases again, in order, then this one, gave it again]",
+             message, earlier);
+  } else if (shared->reproduced) {
+    char given[sizeof(result->message)];
+    snprintf(given, sizeof(given), "%s", result->message);
+    snprintf(result->message, sizeof(result->message),
+             "%.300s%salone it passed; it gives %s (%.400s) only after %zu earlier case(s) in one process, "
+             "one of which went wrong first, %.256s, whose own verdict judges that (a replay of the process "
+             "gave it again)",
+             given, given[0] != '\0' ? "; " : "", adc_status_name(status), message, earlier, first);
+  } else {
+    char given[sizeof(result->message)];
+    snprintf(given, sizeof(given), "%s", result->message);
+    snprintf(result->message, sizeof(result->message),
+             "%.400s%sfailed once, not again: in a prepared process, after %zu earlier case(s), it gave %s "
+             "(%.300s); alone it passed, and a fresh process that ran those cases again, in order, then "
+             "this one, %s%.300s",
+             given, given[0] != '\0' ? "; " : "", earlier, adc_status_name(shared->status), shared->message,
+             reached ? "passed it too" : "did not reach it: ", reached ? "" : message);
+  }
+  adc_replay_settled(&state->replays, history, index);
+  conclude(state, index);
+}
+
+/* A replay's process gave a verdict: the task's, where it waits for it. */
+static void take_replay_verdict(struct run_state* state, struct adc_slot* slot,
+                                const struct adc_wire_record* record, bool judged) {
+  size_t index = slot->index;
+  slot->has_task = false;
+  slot->tasks_run++;
+  slot->kept_named = false;
+  enum adc_status status = (enum adc_status)record->status;
+  size_t earlier_wrong = slot->first_wrong;
+  if (status != ADC_PASS && status != ADC_NOT_SUPPORTED && slot->first_wrong == ADC_NO_TASK)
+    slot->first_wrong = index;
+  if (adc_replay_wants(&state->replays, slot->replaying, index))
+    settle_replayed(state, slot->replaying, index, judged, status, record->message, earlier_wrong);
+  slot->phase = ADC_PHASE_IDLE;
+  dispatch(state, slot);
+}
+
+/* The tasks still waiting for the replay of `history` are settled as not
+ * reached, for `why`; the history is freed. */
+static void abandon_replay(struct run_state* state, struct adc_process_history* history, const char* why) {
+  for (size_t index = 0; index < state->n_tasks && history->wanting > 0; index++) {
+    if (adc_replay_wants(&state->replays, history, index))
+      settle_replayed(state, history, index, false, 0, why, ADC_NO_TASK);
+  }
+  adc_replay_free(history);
+}
+
+/* A replay's process ended: the tasks it did not reach (or did not judge)
+ * are settled so; the one it was running when it died or was killed has
+ * that for its verdict there. */
+static void finish_replay(struct run_state* state, struct adc_slot* slot, int wait_status) {
+  struct adc_process_history* history = slot->replaying;
+  char why[300];
+  if (!slot->ready) {
+    snprintf(why, sizeof(why), "its process could not be prepared%s%.200s", slot->refused ? ": " : "",
+             slot->refused ? slot->refusal : "");
+  } else {
+    adc_describe_unclean_end(slot, wait_status, why, sizeof(why));
+  }
+  if (slot->ready && slot->has_task && adc_replay_wants(&state->replays, history, slot->index)) {
+    enum adc_status status;
+    char message[sizeof(((struct adc_task_result*)0)->message)];
+    adc_settle_interrupted_task(slot, wait_status, &state->tasks[slot->index], last_interruption, &status,
+                                message, sizeof(message));
+    settle_replayed(state, history, slot->index, slot->cause != ADC_INTERRUPTED, status, message,
+                    slot->first_wrong);
+  }
+  abandon_replay(state, history, why);
+  slot->replaying = NULL;
+}
+
+/* Starts the replay of the next history ready for one in `slot`, where
+ * its device admits a process: true where it started one. */
+static bool start_replay(struct run_state* state, struct adc_slot* slot) {
+  struct adc_process_history* history = state->replays.n_ready > 0 ? state->replays.ready[0] : NULL;
+  if (history == NULL || slot->waiting) return false;
+  size_t group = history->group;
+  const size_t* tasks = state->queue.group_tasks + state->queue.group_first[group];
+  int resource = adc_task_queue_resource_of(&state->queue, tasks[0]);
+  if (!adc_task_queue_admits(&state->queue, resource, adc_now_seconds())) return false;
+  adc_replay_next(&state->replays);
+  const struct adc_task_group* task_group = state->queue.groups[group];
+  if (start_process(state, slot, request_for_group(state, group), task_group->preloaded) != 0) {
+    /* Not replayed: its tasks keep their runs alone's verdicts, said so. */
+    char why[sizeof(state->error->message) + 32];
+    snprintf(why, sizeof(why), "its process could not start: %s", state->error->message);
+    abandon_replay(state, history, why);
+    return false;
+  }
+  slot->prepared = true;
+  slot->group = group;
+  slot->first_wrong = ADC_NO_TASK;
+  slot->replaying = history;
+  slot->replay_next = 0;
+  slot->resource = resource;
+  slot->alone_on_resource = adc_task_queue_hold(&state->queue, resource);
+  slot->phase = ADC_PHASE_STARTING;
+  slot->deadline = slot->started + task_group->start_seconds;
+  return true;
 }
 
 /* The verdict a prepared process gave its task. */
 static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot,
                                   const struct adc_wire_record* record) {
   size_t index = slot->index;
+  bool first = slot->tasks_run == 0;
+  bool judged = !slot->not_judged;
+  slot->not_judged = false;
+  slot->ran[slot->tasks_run] = index;
+  if (slot->replaying != NULL) {
+    take_replay_verdict(state, slot, record, judged);
+    return;
+  }
   if (slot->left_behind) {
     char* left = state->results[index].shared.left_behind;
     size_t size = sizeof(state->results[index].shared.left_behind);
@@ -340,6 +532,7 @@ static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot
   slot->tasks_run++;
   enum adc_status status = (enum adc_status)record->status;
   if (status == ADC_PASS || status == ADC_NOT_SUPPORTED) {
+    if (first) adc_task_queue_clear_family(&state->queue, index);
     struct adc_task_result* result = &state->results[index];
     result->status = status;
     snprintf(result->message, sizeof(result->message), "%s", record->message);
@@ -347,7 +540,11 @@ static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot
     result->shared.ran = true;
     adc_task_queue_provisional(&state->queue, index);
     slot->provisional[slot->n_provisional++] = index;
+  } else if (first && judged) {
+    note_not_passing(state, slot, index, 0);
+    settle_first_task(state, slot, status, record->message);
   } else {
+    if (judged) note_not_passing(state, slot, index, slot->tasks_run - 1);
     run_again_alone(state, index, status, record->message);
   }
   slot->phase = ADC_PHASE_IDLE;
@@ -394,7 +591,7 @@ static void take_prepared_record(struct run_state* state, struct adc_slot* slot,
   if (starting && record->kind == ADC_WIRE_READY) {
     slot->ready = true;
     adc_task_queue_accepted(&state->queue, slot->resource);
-    adc_task_queue_prepared_ready(&state->queue, slot->group);
+    if (slot->replaying == NULL) adc_task_queue_prepared_ready(&state->queue, slot->group);
     slot->phase = ADC_PHASE_IDLE;
     dispatch(state, slot);
   } else if (starting && record->kind == ADC_WIRE_REFUSED && !slot->refused && !slot->verdict_came) {
@@ -409,6 +606,8 @@ static void take_prepared_record(struct run_state* state, struct adc_slot* slot,
   } else if (about_its_task && record->kind == ADC_WIRE_LEFT_BEHIND && !slot->left_behind) {
     slot->left_behind = true;
     snprintf(slot->left_what, sizeof(slot->left_what), "%s", record->message);
+  } else if (about_its_task && record->kind == ADC_WIRE_NOT_JUDGED && !slot->not_judged) {
+    slot->not_judged = true;
   } else if (about_its_task && record->kind == ADC_WIRE_VERDICT) {
     take_prepared_verdict(state, slot, record);
   } else {
@@ -515,15 +714,32 @@ static void finish_prepared(struct run_state* state, struct adc_slot* slot, int 
     char message[sizeof(((struct adc_task_result*)0)->message)];
     adc_settle_interrupted_task(slot, wait_status, &state->tasks[slot->index], last_interruption, &status,
                                 message, sizeof(message));
+    if (slot->cause != ADC_INTERRUPTED) adc_task_queue_suspect_family(&state->queue, slot->index);
     if (slot->cause == ADC_INTERRUPTED) {
       struct adc_task_result* result = &state->results[slot->index];
       result->status = status;
       snprintf(result->message, sizeof(result->message), "%s", message);
       result->seconds = adc_now_seconds() - slot->task_started;
       conclude(state, slot->index);
+    } else if (slot->tasks_run == 0 && !slot->not_judged) {
+      /* Its crash or its hang, with nothing run before it: as alone, and
+       * so told (no verdict came for it: its process's end decides). */
+      adc_settle_alone(slot, wait_status, &state->tasks[slot->index], last_interruption, adc_now_seconds(),
+                       state->run->suite_objects, &state->results[slot->index]);
+      state->results[slot->index].shared.ran = true;
+      state->results[slot->index].shared.first_in_process = true;
+      note_not_passing(state, slot, slot->index, 0);
+      conclude(state, slot->index);
     } else {
+      slot->ran[slot->tasks_run] = slot->index;
+      if (!slot->not_judged) note_not_passing(state, slot, slot->index, slot->tasks_run);
       run_again_alone(state, slot->index, status, message);
     }
+  }
+  if (slot->history != NULL) {
+    size_t ran = slot->tasks_run + (slot->has_task && slot->cause != ADC_INTERRUPTED ? 1 : 0);
+    adc_history_ended(&state->replays, slot->history, slot->ran, ran);
+    slot->history = NULL;
   }
   bool clean = ended_cleanly(slot, wait_status);
   char why[200];
@@ -554,7 +770,9 @@ static void finish(struct run_state* state, struct adc_slot* slot, int wait_stat
   close_slot_descriptors(slot);
   if (state->run->process_log_dir != NULL) adc_take_process_log(slot, state->run->process_log_dir);
   adc_task_queue_release(&state->queue, slot->resource);
-  if (slot->prepared) {
+  if (slot->replaying != NULL) {
+    finish_replay(state, slot, wait_status);
+  } else if (slot->prepared) {
     adc_task_queue_prepared_ended(&state->queue, slot->group);
     finish_prepared(state, slot, wait_status);
   } else {
@@ -611,6 +829,7 @@ static void start_free_slots(struct run_state* state) {
   for (int s = 0; s < state->n_slots && state->status == 0 && !state->interrupted; s++) {
     struct adc_slot* slot = &state->slots[s];
     if (slot->pid != 0) continue;
+    if (start_replay(state, slot)) continue;
     size_t index;
     size_t group;
     if (!adc_task_queue_next_start(&state->queue, slot->waiting, adc_now_seconds(), &index, &group,
@@ -684,6 +903,21 @@ static void enforce_deadlines(struct run_state* state) {
     struct adc_slot* slot = &state->slots[s];
     bool timed = slot->phase != ADC_PHASE_IDLE;
     if (slot->pid != 0 && !slot->killed && timed && now >= slot->deadline) kill_group(slot, ADC_TIMED_OUT);
+  }
+}
+
+/* An interrupted run replays nothing: each task waiting for a replay keeps
+ * its run alone's verdict, said so. */
+static void abandon_replays(struct run_state* state) {
+  char why[96];
+  snprintf(why, sizeof(why), "the run was interrupted by SIG%s first",
+           adc_signal_abbreviation(last_interruption));
+  struct adc_process_history* history;
+  while ((history = adc_replay_next(&state->replays)) != NULL) abandon_replay(state, history, why);
+  for (size_t index = 0; index < state->n_tasks; index++) {
+    if (!state->replays.wants_replay[index]) continue;
+    struct adc_process_history* waiting = state->replays.history_of[index];
+    settle_replayed(state, waiting, index, false, 0, why, ADC_NO_TASK);
   }
 }
 
@@ -775,6 +1009,10 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   memset(results, 0, n_tasks * sizeof(*results));
   if (adc_become_subreaper(error) != 0) return -1;
   if (adc_task_queue_init(&state.queue, tasks, n_tasks, run) != 0) return adc_fail(error, "out of memory");
+  if (adc_replay_book_init(&state.replays, n_tasks) != 0) {
+    adc_task_queue_free(&state.queue);
+    return adc_fail(error, "out of memory");
+  }
   /* What only this process reads and writes after each fork is kept out
    * of the tasks' processes: forks then neither copy nor write-protect it. */
   state.slots = adc_parent_only_calloc((size_t)state.n_slots, sizeof(*state.slots));
@@ -798,6 +1036,7 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
     reap(&state);
     enforce_deadlines(&state);
     if (interrupting_signal != 0 && !state.interrupted) interrupt(&state);
+    if (state.interrupted) abandon_replays(&state);
     if (adc_now_seconds() - last_sweep > SWEEP_SECONDS) {
       kill_orphans_now(&state);
       last_sweep = adc_now_seconds();
@@ -817,6 +1056,7 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
   adc_parent_only_free(fds);
   adc_parent_only_free(state.running);
   adc_parent_only_free(state.slots);
+  adc_replay_book_free(&state.replays);
   adc_task_queue_free(&state.queue);
   return state.status;
 }

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "runner/output_capture.h"
+#include "runner/replay.h"
 #include "runner/task.h"
 #include "wire/wire.h"
 
@@ -62,6 +63,9 @@ struct adc_slot {
    * the first such record. */
   bool crash_site_came;
   char crash_site[sizeof(((struct adc_wire_record*)0)->message)];
+  /* The verdict its current task gets next is not the task's own
+   * (NOT_JUDGED): the task runs again alone. */
+  bool not_judged;
   /* The threads its current task left, kept for the next (KEPT). */
   bool kept_named;
   char kept_what[sizeof(((struct adc_wire_record*)0)->message)];
@@ -75,6 +79,16 @@ struct adc_slot {
   size_t tasks_run;
   size_t provisional[ADC_TASKS_PER_PREPARED_PROCESS];
   size_t n_provisional;
+  /* Every task it ran, in order; the history kept once a task did not
+   * pass after others (runner/replay.h), NULL until then. */
+  size_t ran[ADC_TASKS_PER_PREPARED_PROCESS + 1];
+  struct adc_process_history* history;
+  /* A replay's process: the history it runs again, the place of the next
+   * task to send, and the first task that did not pass in it (ADC_NO_TASK:
+   * none yet); `replaying` NULL for any other. */
+  struct adc_process_history* replaying;
+  size_t replay_next;
+  size_t first_wrong;
   struct adc_output_capture output;
   /* Where output is read into: here rather than on the stack, whose pages
    * every fork write-protects. */

@@ -9,7 +9,8 @@
  * per task it is given, each naming the task, and before a verdict KEPT
  * when the task left threads the library keeps between tasks, and
  * LEFT_BEHIND after a verdict when the task left something behind (the
- * process then ends).  Either may send CRASH_SITE as a fatal signal kills
+ * process then ends), and NOT_JUDGED before a verdict that is not the
+ * task's own.  Either may send CRASH_SITE as a fatal signal kills
  * it.
  *
  * The parent trusts nothing in a record: it is accepted only when it is
@@ -52,8 +53,13 @@ enum adc_wire_kind {
    * next task (runner/kept_threads.h): the message names them.  Said once
    * per thread, before the task's verdict; nothing ends. */
   ADC_WIRE_KEPT = 6,
+  /* The verdict that follows is not the task's own (the prepared process
+   * did not judge it: a thread of the library ran between tasks, or may
+   * have changed it): the task runs again alone, wherever it came in the
+   * process. */
+  ADC_WIRE_NOT_JUDGED = 7,
 };
-#define ADC_WIRE_LAST_KIND ADC_WIRE_KEPT
+#define ADC_WIRE_LAST_KIND ADC_WIRE_NOT_JUDGED
 
 struct adc_wire_record {
   uint32_t magic;
