@@ -95,6 +95,15 @@ struct adc_rule {
    * points does not have.  Its cases are planned only for such a side; for
    * any other library it does not apply. */
   bool judges_python_objects;
+  /* The rule judges how the library's process ends, after its body has
+   * used the library as any rule does: exit handlers, destructors, the
+   * unloading of the library (CONFORMANCE.md, "How a process ends").  Its
+   * case runs in a process of its own (needs_own_process), and a death of
+   * that process after the body's verdict is its verdict; a death after
+   * any other case's verdict, where this rule's process died so too, is
+   * the library's exit, reported here once, and that case keeps its
+   * verdict (runner/runner.c). */
+  bool judges_process_end;
   void (*run)(struct adc_case_context* ctx);
 };
 

@@ -41,6 +41,17 @@ static void symbolise_frames(struct adc_crash_site* site) {
   }
 }
 
+/* Whether `frame` is the C library's exit(), as a system library's
+ * symbols name it. */
+static bool called_exit(const struct adc_crash_frame* frame) {
+  static const char* const names[] = {"exit", "__GI_exit", "__run_exit_handlers", "_dl_fini"};
+  if (!frame->system) return false;
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    if (strcmp(frame->symbol.function, names[i]) == 0) return true;
+  }
+  return false;
+}
+
 bool adc_crash_site_read(const char* message, const char* const* suite_objects, struct adc_crash_site* out) {
   static struct adc_crash_record record; /* large: off the stack */
   memset(out, 0, sizeof(*out));
@@ -61,8 +72,14 @@ bool adc_crash_site_read(const char* message, const char* const* suite_objects, 
   }
   bool in_suite =
       out->deciding >= 0 && among(out->frames[out->deciding].object, suite_objects) && !out->handed_over;
-  out->in = in_suite ? ADC_CRASH_IN_SUITE : ADC_CRASH_IN_LIBRARY;
   symbolise_frames(out);
+  /* The suite's frame that decided called exit(): what crashed is exit's
+   * work, the handlers and destructors the library registered (or the
+   * system's), which the suite, having none, never runs; a library's
+   * handler that ends in a tail call leaves no frame of its own there. */
+  out->during_exit = in_suite && out->deciding > 0 && called_exit(&out->frames[out->deciding - 1]);
+  if (out->during_exit) in_suite = false;
+  out->in = in_suite ? ADC_CRASH_IN_SUITE : ADC_CRASH_IN_LIBRARY;
   return true;
 }
 

@@ -44,6 +44,10 @@ struct adc_crash_site {
   uintptr_t address; /* a SIGSEGV's or SIGBUS's fault address; else 0 */
   bool handed_over;  /* `address` is on memory the library handed over */
   enum adc_crash_owner in;
+  /* The suite's frame that would have decided called exit(): the crash is
+   * in the process's exit, its handlers and destructors (the library's or
+   * the system's), and `in` the library's. */
+  bool during_exit;
   int deciding; /* the frame that decided; -1 where every frame is a system library's */
   size_t n_frames;
   struct adc_crash_frame frames[ADC_FAULT_FRAMES];

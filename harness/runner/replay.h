@@ -22,13 +22,13 @@
 #include "runner/task.h"
 
 struct adc_process_history {
-  size_t group;        /* the group of the prepared process */
-  size_t* tasks;       /* every task it ran, in order (known once it ended) */
+  size_t group;  /* the group of the prepared process */
+  size_t* tasks; /* every task it ran, in order (known once it ended) */
   size_t n_tasks;
-  bool ended;          /* the process ended: `tasks` is whole */
-  size_t waiting;      /* its tasks run again whose verdict is not known yet */
-  size_t wanting;      /* its tasks that passed when run again: the replay's */
-  size_t replay_end;   /* the replay runs tasks[0 .. replay_end) */
+  bool ended;        /* the process ended: `tasks` is whole */
+  size_t waiting;    /* its tasks run again whose verdict is not known yet */
+  size_t wanting;    /* its tasks that passed when run again: the replay's */
+  size_t replay_end; /* the replay runs tasks[0 .. replay_end) */
 };
 
 struct adc_replay_book {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include "rule_api/library.h"
 #include "runner/case_child.h"
 #include "runner/case_plan.h"
@@ -15,11 +16,25 @@
 #include "runner/task_runner.h"
 #include "support/parent_only_memory.h"
 
+/* The index of `device`, a device of the session. */
+static size_t device_index(const struct adc_session* session, const struct adc_device_target* device) {
+  return (size_t)(device - session->devices);
+}
+
+/* How the process of the rule judging a library's end (judges_process_end)
+ * ended, per role and device: not known yet, cleanly, or dying. */
+enum process_end { END_UNKNOWN, END_CLEAN, END_DIED };
+
 struct observation {
   const struct adc_case_task* case_tasks;
   struct adc_task_result* results;
   adc_case_observer observer;
   void* context;
+  enum process_end ends[ADC_ROLE_COUNT][ADC_MAX_DEVICES];
+  /* Tasks whose process died after their verdict, waiting until their
+   * library's end is known (parent-only memory). */
+  size_t* held;
+  size_t n_held;
 };
 
 static void run_case(const void* argument, int channel_fd) {
@@ -41,11 +56,92 @@ static bool case_left_behind(const void* argument, char* text, size_t size) {
 }
 
 /* Task results land in their case's slot, and the observer hears of them. */
+static void deliver(struct observation* observation, const struct adc_case_task* task) {
+  if (observation->observer != NULL)
+    observation->observer(task->c, &observation->results[task->case_index], observation->context);
+}
+
+/* The rule judging the end of a `role` library's processes, or NULL. */
+static const struct adc_rule* process_end_rule(enum adc_role role) {
+  for (size_t r = 0; r < adc_rule_count(); r++) {
+    const struct adc_rule* rule = adc_rule_at(r);
+    if (rule->judges_process_end && rule->role == role) return rule;
+  }
+  return NULL;
+}
+
+/* The case's process died after its verdict: the death is the case's (a
+ * pass becomes it; another verdict stands, saying it), or, where
+ * `library_exit` (the process of the rule judging the library's end died
+ * so too), the library's exit, which that rule reports once: the verdict
+ * stands, saying it. */
+static void weigh_death_after_verdict(const struct adc_case* c, struct adc_task_result* result,
+                                      bool library_exit) {
+  struct adc_after_verdict* after = &result->after_verdict;
+  size_t used = strlen(result->message);
+  char* end = result->message + used;
+  size_t room = sizeof(result->message) - used;
+  const struct adc_rule* judge = process_end_rule(c->rule->role);
+  bool passed = result->status == ADC_PASS || result->status == ADC_NOT_SUPPORTED;
+  if (library_exit) {
+    snprintf(end, room,
+             "%s(then its process died as it ended, as every process of the library does: %s "
+             "judges that)",
+             used > 0 ? " " : "", judge != NULL ? judge->id : "the rule on a process's end");
+  } else if (passed) {
+    result->status = after->status;
+    snprintf(result->message, sizeof(result->message), "%s", after->message);
+    cJSON_Delete(result->crash_site);
+    result->crash_site = after->crash_site;
+    after->crash_site = NULL;
+  } else {
+    snprintf(end, room, " (then %.600s)", after->message);
+  }
+  cJSON_Delete(after->crash_site);
+  after->crash_site = NULL;
+}
+
+/* The cases held for the end of `role`'s library on device `d`, settled
+ * now that it is known (`d` ADC_MAX_DEVICES: every one held, at the
+ * run's end, where it never became known: each death is its case's). */
+static void release_held(struct observation* observation, int role, size_t d) {
+  size_t kept = 0;
+  for (size_t h = 0; h < observation->n_held; h++) {
+    const struct adc_case_task* task = &observation->case_tasks[observation->held[h]];
+    size_t device = device_index(task->session, task->c->device);
+    if (d != ADC_MAX_DEVICES && ((int)task->c->rule->role != role || device != d)) {
+      observation->held[kept++] = observation->held[h];
+      continue;
+    }
+    bool library_exit = d != ADC_MAX_DEVICES && observation->ends[role][d] == END_DIED;
+    weigh_death_after_verdict(task->c, &observation->results[task->case_index], library_exit);
+    deliver(observation, task);
+  }
+  observation->n_held = kept;
+}
+
 static void on_task_result(size_t task_index, const struct adc_task_result* result, void* context) {
   struct observation* observation = context;
   const struct adc_case_task* task = &observation->case_tasks[task_index];
-  observation->results[task->case_index] = *result;
-  if (observation->observer != NULL) observation->observer(task->c, result, observation->context);
+  struct adc_task_result* stored = &observation->results[task->case_index];
+  *stored = *result;
+  const struct adc_case* c = task->c;
+  int role = (int)c->rule->role;
+  size_t d = device_index(task->session, c->device);
+  bool died = stored->after_verdict.died;
+  if (c->rule->judges_process_end) {
+    /* Its verdict is how its process ended. */
+    if (died) weigh_death_after_verdict(c, stored, false);
+    if (stored->status == ADC_PASS || stored->status == ADC_NOT_SUPPORTED || died)
+      observation->ends[role][d] = died ? END_DIED : END_CLEAN;
+    deliver(observation, task);
+    if (observation->ends[role][d] != END_UNKNOWN) release_held(observation, role, d);
+  } else if (died && observation->ends[role][d] == END_UNKNOWN) {
+    observation->held[observation->n_held++] = task_index;
+  } else {
+    if (died) weigh_death_after_verdict(c, stored, observation->ends[role][d] == END_DIED);
+    deliver(observation, task);
+  }
 }
 
 /* Whether the case's verdict is known before it runs, written to `result`:
@@ -122,11 +218,6 @@ static bool case_mostly_waits(const struct adc_case* c) {
          (c->rule->writes_late && queue != NULL && !queue->hold_follows_synchronisation);
 }
 
-/* The index of `device`, a device of the session. */
-static size_t device_index(const struct adc_session* session, const struct adc_device_target* device) {
-  return (size_t)(device - session->devices);
-}
-
 /* What the cases of a run share: the prepared processes' groups (a
  * library on a device) and the physical devices their processes hold. */
 struct sharing {
@@ -195,8 +286,8 @@ static double start_bound(const struct adc_session* session, bool costly) {
 }
 
 /* The group of the case's library on its device, made on first use. */
-static const struct adc_task_group* group_of(struct sharing* sharing, const struct adc_session* session,
-                                             const struct adc_case* c, bool costly) {
+static struct adc_task_group* group_of(struct sharing* sharing, const struct adc_session* session,
+                                       const struct adc_case* c, bool costly) {
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   for (size_t g = 0; g < sharing->n_groups; g++) {
     const struct adc_case_group* group = &sharing->groups[g];
@@ -213,6 +304,7 @@ static const struct adc_task_group* group_of(struct sharing* sharing, const stru
       .start_seconds = start_bound(session, costly),
       .preloaded = case_is_preloaded(session, c),
       .name = sharing->group_names[g],
+      .process_end_task = ADC_NO_TASK,
   };
   return &sharing->task_groups[g];
 }
@@ -304,19 +396,39 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
   for (size_t d = 0; d < session->n_devices; d++) {
     costly_start[d] = adc_device_start_is_costly(session->devices[d].driver);
   }
+  /* The cases judging how a library's processes end first, so that their
+   * verdicts are known when its prepared processes end (adc_task_group,
+   * process_end_task); then the others, in plan order. */
   size_t n_tasks = 0;
-  for (size_t i = 0; i < n_cases; i++) {
-    if (settled_before_running(session, &cases[i], &results[i])) {
-      if (observer != NULL) observer(&cases[i], &results[i], context);
-      continue;
+  for (int judges_end = 1; judges_end >= 0; judges_end--) {
+    for (size_t i = 0; i < n_cases; i++) {
+      const struct adc_case* c = &cases[i];
+      if (c->rule->judges_process_end != (judges_end == 1)) continue;
+      if (settled_before_running(session, c, &results[i])) {
+        if (observer != NULL) observer(c, &results[i], context);
+        continue;
+      }
+      bool costly = costly_start[device_index(session, c->device)];
+      case_tasks[n_tasks] = (struct adc_case_task){session, c, i};
+      tasks[n_tasks] = task_of(sharing, session, c, &case_tasks[n_tasks], costly);
+      if (judges_end && adc_cases_share_processes(session, c->device))
+        group_of(sharing, session, c, costly)->process_end_task = n_tasks;
+      n_tasks++;
     }
-    case_tasks[n_tasks] = (struct adc_case_task){session, &cases[i], i};
-    tasks[n_tasks] = task_of(sharing, session, &cases[i], &case_tasks[n_tasks],
-                             costly_start[device_index(session, cases[i].device)]);
-    n_tasks++;
   }
   find_suite_objects(session, sharing);
-  struct observation observation = {case_tasks, results, observer, context};
+  struct observation observation = {.case_tasks = case_tasks,
+                                    .results = results,
+                                    .observer = observer,
+                                    .context = context,
+                                    .held = adc_parent_only_calloc(n_cases + 1, sizeof(size_t))};
+  if (observation.held == NULL) {
+    adc_parent_only_free(task_results);
+    free(sharing);
+    free(tasks);
+    free(case_tasks);
+    return adc_fail(error, "out of memory");
+  }
   /* Cases that wait by design run beside the --jobs others, as many more:
    * they would otherwise hold a CPU's turn asleep.  Not under a memory
    * checker (--valgrind), where nothing a case does is idle. */
@@ -332,6 +444,8 @@ int adc_run_cases(const struct adc_session* session, const struct adc_case* case
                              .on_result = on_task_result,
                              .context = &observation};
   int status = adc_run_tasks(tasks, n_tasks, &run, task_results, error);
+  release_held(&observation, 0, ADC_MAX_DEVICES);
+  adc_parent_only_free(observation.held);
   /* What each result holds went with it to `results` (on_task_result). */
   adc_parent_only_free(task_results);
   free(sharing);

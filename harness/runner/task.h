@@ -94,6 +94,13 @@ struct adc_task_group {
   /* Its processes are forked by the preloading server (adc_task.preloaded). */
   bool preloaded;
   const char* name; /* in messages: "reference on opencl" */
+  /* The task, run in a process of its own, whose process's end judges how
+   * every process of the group's library ends (rule_api/rule.h,
+   * judges_process_end); ADC_NO_TASK: none.  Where that process died as
+   * it ended, a prepared process of the group that dies so too, once
+   * told to end, has its passes stand (the death said with each), rather
+   * than each run again alone to die so once more. */
+  size_t process_end_task;
 };
 
 /* A device that processes hold: at most `limit` of them at once, a number
@@ -149,11 +156,25 @@ struct adc_shared_attempt {
   char kept_threads[400];
 };
 
+/* Where a process of its own died after its task's verdict was given (as
+ * it ended: exit handlers, destructors, unloading): what that death makes
+ * of the task where it is the task's, as a process dying so without a
+ * verdict would be judged (crash, or unresolved where in the suite's own
+ * code; its crash site).  Whether it is the task's or the library's exit,
+ * reported once elsewhere, the caller decides (runner.c). */
+struct adc_after_verdict {
+  bool died;
+  enum adc_status status;
+  char message[1400];
+  struct cJSON* crash_site; /* owned; NULL where none */
+};
+
 struct adc_task_result {
   enum adc_status status;
   char message[1400];
   double seconds;
   struct adc_shared_attempt shared;
+  struct adc_after_verdict after_verdict;
   /* Where a fatal signal killed its process, as the JSON report writes it
    * (runner/crash_site.h); NULL where none did, or it could not be told.
    * Owned by the result (adc_task_results_free). */

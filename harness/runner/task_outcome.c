@@ -68,8 +68,11 @@ static void settle_death(const struct adc_slot* slot, int wait_status, const cha
              "(0x%jx), which it had not kept, at %s%s%.300s",
              who, death, (uintmax_t)site.address, where, sep, detail);
   } else {
-    snprintf(message, size, "%s %s, in %s, at %s%s%.300s", who, death,
-             site.deciding >= 0 ? "the library under test" : "system libraries alone", where, sep, detail);
+    const char* whose = site.during_exit     ? "the process's exit (the handlers and destructors of the "
+                                               "library, or of the system)"
+                        : site.deciding >= 0 ? "the library under test"
+                                             : "system libraries alone";
+    snprintf(message, size, "%s %s, in %s, at %s%s%.300s", who, death, whose, where, sep, detail);
   }
 }
 
@@ -111,16 +114,23 @@ void adc_settle_alone(const struct adc_slot* slot, int wait_status, const struct
     result->status = ADC_CRASH;
     snprintf(message, size, "the case sent a malformed verdict (%s); the case %s%s%s", what, death, sep,
              detail);
-  } else if (accepted && clean_exit) {
+  } else if (accepted) {
     result->status = (enum adc_status)verdict->status;
     snprintf(message, size, "%s", verdict->message);
-  } else if (accepted && verdict->status != ADC_PASS) {
-    /* The rule had already judged; the death came after. */
-    result->status = (enum adc_status)verdict->status;
-    snprintf(message, size, "%.800s (then the case %s%s%s)", verdict->message, death, sep, detail);
+    if (!clean_exit) {
+      /* The rule had judged; the death came after, as the process ended:
+       * what it makes of the case, for the caller to weigh. */
+      static struct adc_task_result ended; /* large: off the stack */
+      memset(&ended, 0, sizeof(ended));
+      settle_death(slot, wait_status, "after its verdict, the case", death, detail, suite_objects, &ended);
+      struct adc_after_verdict* after = &result->after_verdict;
+      after->died = true;
+      after->status = ended.status;
+      snprintf(after->message, sizeof(after->message), "%s", ended.message);
+      after->crash_site = ended.crash_site;
+    }
   } else {
-    settle_death(slot, wait_status, accepted ? "after passing, the case" : "the case", death, detail,
-                 suite_objects, result);
+    settle_death(slot, wait_status, "the case", death, detail, suite_objects, result);
   }
 }
 

@@ -703,6 +703,16 @@ static void finish_unprepared(struct run_state* state, struct adc_slot* slot) {
   }
 }
 
+/* Whether the slot's prepared process, told to end, died as it ended, as
+ * the process judging its library's end did (adc_task_group,
+ * process_end_task). */
+static bool died_as_the_library_exits(const struct run_state* state, const struct adc_slot* slot) {
+  size_t judge = state->queue.groups[slot->group]->process_end_task;
+  bool told_to_end = slot->phase == ADC_PHASE_CLOSING && !slot->killed && !slot->malformed;
+  return told_to_end && judge != ADC_NO_TASK && judge < state->n_tasks &&
+         state->queue.state[judge] == ADC_TASK_DONE && state->results[judge].after_verdict.died;
+}
+
 /* A prepared process ended: the task it was running, and those it passed. */
 static void finish_prepared(struct run_state* state, struct adc_slot* slot, int wait_status) {
   if (!slot->ready) {
@@ -744,10 +754,17 @@ static void finish_prepared(struct run_state* state, struct adc_slot* slot, int 
   bool clean = ended_cleanly(slot, wait_status);
   char why[200];
   adc_describe_unclean_end(slot, wait_status, why, sizeof(why));
+  bool library_exit = !clean && died_as_the_library_exits(state, slot);
   for (size_t p = 0; p < slot->n_provisional; p++) {
     size_t index = slot->provisional[p];
     struct adc_task_result* result = &state->results[index];
     if (clean) {
+      conclude(state, index);
+    } else if (library_exit) {
+      struct adc_after_verdict* after = &result->after_verdict;
+      after->died = true;
+      after->status = ADC_CRASH;
+      snprintf(after->message, sizeof(after->message), "%s", why);
       conclude(state, index);
     } else if (slot->cause == ADC_INTERRUPTED) {
       result->status = ADC_UNRESOLVED;
@@ -1062,7 +1079,10 @@ int adc_run_tasks(const struct adc_task* tasks, size_t n_tasks, const struct adc
 }
 
 void adc_task_results_free(struct adc_task_result* results, size_t n) {
-  for (size_t i = 0; results != NULL && i < n; i++) cJSON_Delete(results[i].crash_site);
+  for (size_t i = 0; results != NULL && i < n; i++) {
+    cJSON_Delete(results[i].crash_site);
+    cJSON_Delete(results[i].after_verdict.crash_site);
+  }
   adc_parent_only_free(results);
 }
 
