@@ -402,23 +402,26 @@ static void settle_replayed(struct run_state* state, struct adc_process_history*
              "%.700s [only after %zu earlier case(s) in one process, each of which passed: alone it passed, "
              "and a fresh process that ran those cases again, in order, then this one, gave it again]",
              message, earlier);
-  } else if (shared->reproduced) {
-    char given[sizeof(result->message)];
-    snprintf(given, sizeof(given), "%s", result->message);
-    snprintf(result->message, sizeof(result->message),
-             "%.300s%salone it passed; it gives %s (%.400s) only after %zu earlier case(s) in one process, "
-             "one of which went wrong first, %.256s, whose own verdict judges that (a replay of the process "
-             "gave it again)",
-             given, given[0] != '\0' ? "; " : "", adc_status_name(status), message, earlier, first);
   } else {
-    char given[sizeof(result->message)];
-    snprintf(given, sizeof(given), "%s", result->message);
-    snprintf(result->message, sizeof(result->message),
-             "%.400s%sfailed once, not again: in a prepared process, after %zu earlier case(s), it gave %s "
-             "(%.300s); alone it passed, and a fresh process that ran those cases again, in order, then "
-             "this one, %s%.300s",
-             given, given[0] != '\0' ? "; " : "", earlier, adc_status_name(shared->status), shared->message,
-             reached ? "passed it too" : "did not reach it: ", reached ? "" : message);
+    /* Said beside the pass its run alone gave. */
+    char note[sizeof(result->message)];
+    if (shared->reproduced) {
+      snprintf(note, sizeof(note),
+               "alone it passed; it gives %s (%.400s) only after %zu earlier case(s) in one process, one of "
+               "which went wrong first, %.256s, whose own verdict judges that (a replay of the process gave "
+               "it again)",
+               adc_status_name(status), message, earlier, first);
+    } else {
+      snprintf(
+          note, sizeof(note),
+          "failed once, not again: in a prepared process, after %zu earlier case(s), it gave %s (%.300s); "
+          "alone it passed, and a fresh process that ran those cases again, in order, then this one, "
+          "%s%.300s",
+          earlier, adc_status_name(shared->status), shared->message,
+          reached ? "passed it too" : "did not reach it: ", reached ? "" : message);
+    }
+    size_t used = strlen(result->message);
+    snprintf(result->message + used, sizeof(result->message) - used, "%s%s", used > 0 ? "; " : "", note);
   }
   adc_replay_settled(&state->replays, history, index);
   conclude(state, index);
