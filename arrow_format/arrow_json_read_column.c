@@ -64,15 +64,29 @@ static int hex_digit(char c) {
   return -1;
 }
 
+/* How many of the first `most` bytes of `text` to quote in a message: cut
+ * before a UTF-8 sequence the limit would split, so that the message of a
+ * UTF-8 fixture is UTF-8 (the fuzzer found the 16th byte of a quote the
+ * first of a two-byte sequence). */
+static int quoted_length(const char* text, size_t most) {
+  size_t n = strnlen(text, most);
+  if (n == most) {
+    while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--; /* text[n]: a continuation byte */
+  }
+  return (int)n;
+}
+
 /* The bytes a hexadecimal string spells, into `out` (room for strlen / 2);
  * their count, or -1. */
 static int64_t decode_hex(struct reader* r, const char* text, uint8_t* out, const char* where) {
   size_t n = strlen(text);
-  if (n % 2 != 0) return reader_fail(r, "%s: \"%.16s\" is not hexadecimal bytes (odd length)", where, text);
+  int quoted = quoted_length(text, 16);
+  if (n % 2 != 0)
+    return reader_fail(r, "%s: \"%.*s\" is not hexadecimal bytes (odd length)", where, quoted, text);
   for (size_t i = 0; i < n / 2; i++) {
     int high = hex_digit(text[2 * i]);
     int low = hex_digit(text[2 * i + 1]);
-    if (high < 0 || low < 0) return reader_fail(r, "%s: \"%.16s\" is not hexadecimal", where, text);
+    if (high < 0 || low < 0) return reader_fail(r, "%s: \"%.*s\" is not hexadecimal", where, quoted, text);
     out[i] = (uint8_t)(high << 4 | low);
   }
   return (int64_t)(n / 2);
