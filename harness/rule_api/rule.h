@@ -85,8 +85,9 @@ struct adc_rule {
    * prepared processes (runner/task_runner.h): for a rule whose body
    * changes what a process holds for good (an environment variable, a
    * limit, the library's first use in a process), which no check after
-   * the case sees.  No rule of the catalogue needs it today: each was
-   * reviewed (CONFORMANCE.md, "Prepared processes"). */
+   * the case sees, or whose verdict is how its process ends
+   * (judges_process_end: the only rules that need it; each other was
+   * reviewed, CONFORMANCE.md, "Prepared processes"). */
   bool needs_own_process;
   /* The rule judges the Python objects of a library given as
    * python:MODULE:FACTORY, through the shim's probe

@@ -59,6 +59,12 @@ struct adc_task {
    * first in a prepared process (task_queue.h), where that verdict stands
    * without a second run.  0: none. */
   size_t family;
+  /* What the task calls of its library, one bit per entry point (the
+   * rule's needs): each is judged as a process's first call.  Until a
+   * task of the group that calls it has passed first in a prepared
+   * process (one calling it alone, where the group has such a task), a
+   * task that calls it runs first in one (task_queue.h).  0: nothing. */
+  unsigned calls;
 };
 
 /* Tasks that may share a prepared process: a process that makes once what

@@ -65,6 +65,8 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
     if (tasks[t].family >= queue->n_families) queue->n_families = tasks[t].family + 1;
   }
   queue->family_suspect = adc_parent_only_calloc(queue->n_families + 1, sizeof(*queue->family_suspect));
+  queue->group_verified = adc_parent_only_calloc(n, sizeof(*queue->group_verified));
+  queue->group_called_alone = adc_parent_only_calloc(n, sizeof(*queue->group_called_alone));
   queue->group_spared = adc_parent_only_calloc(n, sizeof(*queue->group_spared));
   size_t r = run->n_resources + 1;
   queue->resources = run->resources;
@@ -78,25 +80,31 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   if (!queue->state || !queue->alone || !queue->groups || !queue->group_of || !queue->group_tasks ||
       !queue->group_first || !queue->group_size || !queue->group_cursor[0] || !queue->group_cursor[1] ||
       !queue->group_pending || !queue->group_starting || !queue->group_alive || !queue->group_alone ||
-      !queue->first_tried || !queue->group_spared || !queue->family_suspect || !queue->holders ||
-      !queue->limit || !queue->refusals_in_row || !queue->not_before || !queue->given_up || !queue->refusal) {
+      !queue->first_tried || !queue->group_spared || !queue->family_suspect || !queue->group_verified ||
+      !queue->group_called_alone || !queue->holders || !queue->limit || !queue->refusals_in_row ||
+      !queue->not_before || !queue->given_up || !queue->refusal) {
     adc_task_queue_free(queue);
     return -1;
   }
   for (size_t i = 0; i < run->n_resources; i++)
     queue->limit[i] = run->resources[i].limit > 0 ? run->resources[i].limit : 1;
   index_groups(queue);
+  for (size_t t = 0; t < n_tasks; t++) {
+    unsigned calls = tasks[t].calls;
+    bool alone = calls != 0 && (calls & (calls - 1)) == 0; /* one entry point */
+    if (alone && queue->group_of[t] != ADC_NO_GROUP) queue->group_called_alone[queue->group_of[t]] |= calls;
+  }
   return 0;
 }
 
 void adc_task_queue_free(struct adc_task_queue* queue) {
   void* blocks[] = {
-      queue->state,           queue->alone,         queue->groups,         queue->group_of,
-      queue->group_tasks,     queue->group_first,   queue->group_size,     queue->group_cursor[0],
-      queue->group_cursor[1], queue->group_pending, queue->group_starting, queue->group_alive,
-      queue->group_alone,     queue->holders,       queue->limit,          queue->refusals_in_row,
-      queue->not_before,      queue->given_up,      queue->refusal,        queue->first_tried,
-      queue->group_spared,    queue->family_suspect};
+      queue->state,           queue->alone,          queue->groups,         queue->group_of,
+      queue->group_tasks,     queue->group_first,    queue->group_size,     queue->group_cursor[0],
+      queue->group_cursor[1], queue->group_pending,  queue->group_starting, queue->group_alive,
+      queue->group_alone,     queue->holders,        queue->limit,          queue->refusals_in_row,
+      queue->not_before,      queue->given_up,       queue->refusal,        queue->first_tried,
+      queue->group_spared,    queue->family_suspect, queue->group_verified, queue->group_called_alone};
   for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) adc_parent_only_free(blocks[b]);
   memset(queue, 0, sizeof(*queue));
 }
@@ -281,7 +289,19 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
 /* Whether task `t` belongs to a suspect family. */
 static bool suspect(const struct adc_task_queue* queue, size_t t) {
   size_t family = queue->tasks[t].family;
-  return family != 0 && queue->family_suspect[family];
+  size_t g = queue->group_of[t];
+  bool unjudged_call = g != ADC_NO_GROUP && (queue->tasks[t].calls & ~queue->group_verified[g]) != 0;
+  return unjudged_call || (family != 0 && queue->family_suspect[family]);
+}
+
+void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task) {
+  size_t g = queue->group_of[task];
+  if (g == ADC_NO_GROUP) return;
+  unsigned calls = queue->tasks[task].calls;
+  bool alone = calls != 0 && (calls & (calls - 1)) == 0;
+  /* A task calling several judges each only where no task of the group
+   * calls it alone: that one's first call is the process's first. */
+  queue->group_verified[g] |= alone ? calls : calls & ~queue->group_called_alone[g];
 }
 
 void adc_task_queue_suspect_family(struct adc_task_queue* queue, size_t task) {

@@ -60,6 +60,11 @@ struct adc_task_queue {
    * prepared process, and no task of it has passed first in one since. */
   bool* family_suspect;
   size_t n_families;
+  /* Per group: the entry points (adc_task.calls bits) a task has passed
+   * calling first in a prepared process, and those some task of the group
+   * calls alone (only such a task's pass counts for them). */
+  unsigned* group_verified;
+  unsigned* group_called_alone;
   /* Per resource (adc_task_run.resources): processes holding it now, how
    * many it admits, refusals in a row, no start before this moment, and
    * whether it has refused too often (its tasks then end unresolved with
@@ -125,6 +130,11 @@ bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t gro
  * One passed first in a process: its family runs as any other again. */
 void adc_task_queue_suspect_family(struct adc_task_queue* queue, size_t task);
 void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task);
+
+/* Task `task` passed first in a prepared process: what it calls is
+ * judged as a process's first call (adc_task.calls), and tasks calling
+ * only that run anywhere in a process from now on. */
+void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task);
 
 /* The next task a ready prepared process of `group` runs, in a slot of the
  * waiting kind or not (taken: RUNNING); false when it has none left. */

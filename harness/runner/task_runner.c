@@ -535,7 +535,10 @@ static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot
   slot->tasks_run++;
   enum adc_status status = (enum adc_status)record->status;
   if (status == ADC_PASS || status == ADC_NOT_SUPPORTED) {
-    if (first) adc_task_queue_clear_family(&state->queue, index);
+    if (first) {
+      adc_task_queue_clear_family(&state->queue, index);
+      adc_task_queue_first_call_passed(&state->queue, index);
+    }
     struct adc_task_result* result = &state->results[index];
     result->status = status;
     snprintf(result->message, sizeof(result->message), "%s", record->message);
