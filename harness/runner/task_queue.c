@@ -286,7 +286,9 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
   return false;
 }
 
-/* Whether task `t` belongs to a suspect family. */
+/* Whether task `t` is taken only first in a prepared process: it calls an
+ * entry point not yet judged as a process's first call there, or belongs
+ * to a suspect family. */
 static bool suspect(const struct adc_task_queue* queue, size_t t) {
   size_t family = queue->tasks[t].family;
   size_t g = queue->group_of[t];

@@ -117,8 +117,9 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
  * nothing of the library's run before it, as a process of its own, so the
  * process serves for that run and then goes on with the group's others
  * (taken: RUNNING, out of the alone list).  A task is taken so once.  Else
- * a task of a suspect family (adc_task_queue_suspect_family), which no
- * process takes but first.  False where neither waits.  While a group's
+ * a task no process takes but first: one calling an entry point not yet
+ * judged as a process's first call (adc_task.calls), or of a suspect
+ * family (adc_task_queue_suspect_family).  False where neither waits.  While a group's
  * processes are starting, tasks waiting to run alone are left for them
  * (as many as start), not started alone. */
 bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
@@ -137,7 +138,8 @@ void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task);
 void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task);
 
 /* The next task a ready prepared process of `group` runs, in a slot of the
- * waiting kind or not (taken: RUNNING); false when it has none left. */
+ * waiting kind or not (taken: RUNNING), but none taken only first (above);
+ * false when it has none left. */
 bool adc_task_queue_next_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
                                   size_t* task);
 
