@@ -23,6 +23,9 @@
  * alone, not every rule of its role: whether it is caught, not whether it
  * fails nothing else (that precision is judged on the CPU and the
  * simulated device, where every rule runs; ci/gpu-session.sh).
+ * `--isolation case|shared` hands each run that isolation, so that the
+ * table made in either can be compared (CONFORMANCE.md, "Prepared
+ * processes").
  * `--through-copies` makes the twins that spoil exported buffers write
  * them through the device's copies even where the CPU could write in
  * place, as a GPU's memory makes them, and the consumer twins read them
@@ -98,9 +101,11 @@ static const char* named_devices[MAX_NAMED];
 static int n_named_devices;
 static const char* named_fixtures[MAX_NAMED];
 static int n_named_fixtures;
-/* --own-rule and --through-copies. */
+/* --own-rule and --through-copies; --isolation MODE, handed to each run
+ * (NULL: the default), so that the table can be made in both modes. */
 static bool own_rule_only;
 static bool through_copies;
+static const char* isolation;
 /* Where the twins log their writes through copies (--through-copies). */
 static char copies_log[64];
 
@@ -148,6 +153,8 @@ static void select_defects(int argc, char** argv) {
       own_rule_only = true;
     } else if (strcmp(argv[a], "--through-copies") == 0) {
       through_copies = true;
+    } else if (strcmp(argv[a], "--isolation") == 0 && a + 1 < argc) {
+      isolation = argv[++a];
     } else if ((device || fixture) && a + 1 < argc && n_named_devices < MAX_NAMED &&
                n_named_fixtures < MAX_NAMED) {
       if (device) named_devices[n_named_devices++] = argv[++a];
@@ -429,13 +436,17 @@ static void start_run(struct twin_run* run) {
   snprintf(run->report, sizeof(run->report), "/tmp/adc_twin_%ld_%d_%s.json", (long)getpid(), run->defect,
            run->device->name);
   char filters[MAX_SHOWN_BY][320]; /* device, rule ID and fixture name, each bounded */
-  const char* args[10 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
+  const char* args[12 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
                                              d->library,
                                              "--device",
                                              run->device->name,
                                              "--report-json",
                                              run->report};
   int n = 6;
+  if (isolation != NULL) {
+    args[n++] = "--isolation";
+    args[n++] = isolation;
+  }
   /* The twin's own fixtures, else those --fixture names, else the
    * hand-written ones: they show every defect that is not about a layout
    * of its own, and a twin about one names its fixture; the generated set
