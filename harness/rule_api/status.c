@@ -23,6 +23,10 @@ bool adc_status_fails_run(enum adc_status status) {
   return status == ADC_FAIL || status == ADC_CRASH || status == ADC_TIMEOUT;
 }
 
+bool adc_status_found_nothing_wrong(enum adc_status status) {
+  return status == ADC_PASS || status == ADC_NOT_SUPPORTED;
+}
+
 bool adc_status_is_judged(enum adc_status status) {
   return status != ADC_NOT_SUPPORTED && status != ADC_UNRESOLVED;
 }

@@ -25,5 +25,9 @@ bool adc_status_fails_run(enum adc_status status);
  * warning.  not_supported and unresolved judge nothing; the coverage of a
  * run is its judged cases over the cases it ran. */
 bool adc_status_is_judged(enum adc_status status);
+/* Whether the case found nothing wrong: pass, or not_supported (the
+ * library declined, as the spec lets it).  Any other is run again where a
+ * prepared process gave it. */
+bool adc_status_found_nothing_wrong(enum adc_status status);
 
 #endif /* ADC_STATUS_H */

@@ -96,7 +96,7 @@ int adc_probe_devices(struct adc_session* session, const struct adc_case* cases,
     facts->available = result->status == ADC_PASS;
     facts->refused = result->status == ADC_UNRESOLVED && result->message[0] != '\0' &&
                      strchr(result->message, FIELD_SEPARATOR) != NULL;
-    if (result->status != ADC_PASS && result->status != ADC_NOT_SUPPORTED && !facts->refused) {
+    if (!adc_status_found_nothing_wrong(result->status) && !facts->refused) {
       /* The probe itself crashed or hung: its message says how. */
       snprintf(facts->reason, sizeof(facts->reason), "probing the device: %.480s", result->message);
       continue;

@@ -81,7 +81,7 @@ static bool left_behind(const struct adc_task_group* group, struct adc_process_s
  * during the task when its wait could have ended by itself): the task is
  * not judged here, and runs again alone. */
 static bool distrust(struct adc_task_verdict* verdict, const char* why) {
-  if (verdict->status != ADC_PASS && verdict->status != ADC_NOT_SUPPORTED) return false; /* its own */
+  if (!adc_status_found_nothing_wrong(verdict->status)) return false; /* its own */
   char given[sizeof(verdict->message)];
   snprintf(given, sizeof(given), "%s", verdict->message);
   snprintf(verdict->message, sizeof(verdict->message),

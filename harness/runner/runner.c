@@ -82,7 +82,7 @@ static void weigh_death_after_verdict(const struct adc_case* c, struct adc_task_
   char* end = result->message + used;
   size_t room = sizeof(result->message) - used;
   const struct adc_rule* judge = process_end_rule(c->rule->role);
-  bool passed = result->status == ADC_PASS || result->status == ADC_NOT_SUPPORTED;
+  bool passed = adc_status_found_nothing_wrong(result->status);
   if (library_exit) {
     snprintf(end, room,
              "%s(then its process died as it ended, as every process of the library does: %s "
@@ -132,7 +132,7 @@ static void on_task_result(size_t task_index, const struct adc_task_result* resu
   if (c->rule->judges_process_end) {
     /* Its verdict is how its process ended. */
     if (died) weigh_death_after_verdict(c, stored, false);
-    if (stored->status == ADC_PASS || stored->status == ADC_NOT_SUPPORTED || died)
+    if (adc_status_found_nothing_wrong(stored->status) || died)
       observation->ends[role][d] = died ? END_DIED : END_CLEAN;
     deliver(observation, task);
     if (observation->ends[role][d] != END_UNKNOWN) release_held(observation, role, d);

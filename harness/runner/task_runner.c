@@ -152,7 +152,7 @@ static void say_server_lost(const char* why) {
  * open, for the replay of the process where it had not (replay.h). */
 static void conclude(struct run_state* state, size_t index) {
   enum adc_status status = state->results[index].status;
-  bool passed = status == ADC_PASS || status == ADC_NOT_SUPPORTED;
+  bool passed = adc_status_found_nothing_wrong(status);
   if (!state->interrupted && adc_history_rerun_settled(&state->replays, index, passed)) return;
   adc_task_queue_done(&state->queue, index);
   if (state->run->on_result != NULL)
@@ -395,7 +395,7 @@ static void settle_replayed(struct run_state* state, struct adc_process_history*
   shared->replayed = true;
   shared->earlier_tasks = earlier;
   snprintf(shared->first_to_go_wrong, sizeof(shared->first_to_go_wrong), "%s", first);
-  shared->reproduced = reached && status != ADC_PASS && status != ADC_NOT_SUPPORTED;
+  shared->reproduced = reached && !adc_status_found_nothing_wrong(status);
   if (shared->reproduced && earlier_wrong == ADC_NO_TASK) {
     result->status = status;
     snprintf(result->message, sizeof(result->message),
@@ -436,8 +436,7 @@ static void take_replay_verdict(struct run_state* state, struct adc_slot* slot,
   slot->kept_named = false;
   enum adc_status status = (enum adc_status)record->status;
   size_t earlier_wrong = slot->first_wrong;
-  if (status != ADC_PASS && status != ADC_NOT_SUPPORTED && slot->first_wrong == ADC_NO_TASK)
-    slot->first_wrong = index;
+  if (!adc_status_found_nothing_wrong(status) && slot->first_wrong == ADC_NO_TASK) slot->first_wrong = index;
   if (adc_replay_wants(&state->replays, slot->replaying, index))
     settle_replayed(state, slot->replaying, index, judged, status, record->message, earlier_wrong);
   slot->phase = ADC_PHASE_IDLE;
@@ -534,7 +533,7 @@ static void take_prepared_verdict(struct run_state* state, struct adc_slot* slot
   slot->has_task = false;
   slot->tasks_run++;
   enum adc_status status = (enum adc_status)record->status;
-  if (status == ADC_PASS || status == ADC_NOT_SUPPORTED) {
+  if (adc_status_found_nothing_wrong(status)) {
     if (first) {
       adc_task_queue_clear_family(&state->queue, index);
       adc_task_queue_first_call_passed(&state->queue, index);
