@@ -24,9 +24,40 @@ static void take_place(const char* place, struct adc_symbol* symbol) {
   symbol->line = atoi(colon + 1);
 }
 
-size_t adc_symbolise(const char* object, const uintptr_t* offsets, size_t n, struct adc_symbol* symbols) {
-  memset(symbols, 0, n * sizeof(*symbols));
-  if (n > MAX_OFFSETS) n = MAX_OFFSETS;
+/* What addr2line said of each (object, offset) asked before: a library
+ * that crashes in every case (or as every process ends) crashes at the
+ * same few places, and one addr2line per case cost tenths of a second
+ * each (a library dying at exit, run a process per case: 12 s of 12.1). */
+#define REMEMBERED 256
+struct remembered_symbol {
+  char object[512];
+  uintptr_t offset;
+  struct adc_symbol symbol;
+};
+static struct remembered_symbol remembered[REMEMBERED]; /* the parent's */
+static size_t n_remembered;
+
+static const struct adc_symbol* recall(const char* object, uintptr_t offset) {
+  size_t n = n_remembered < REMEMBERED ? n_remembered : REMEMBERED;
+  for (size_t i = 0; i < n; i++) {
+    if (remembered[i].offset == offset && strcmp(remembered[i].object, object) == 0)
+      return &remembered[i].symbol;
+  }
+  return NULL;
+}
+
+/* Keeps the newest REMEMBERED answers, the oldest giving way. */
+static void remember(const char* object, uintptr_t offset, const struct adc_symbol* symbol) {
+  if (strlen(object) >= sizeof(remembered[0].object)) return;
+  struct remembered_symbol* slot = &remembered[n_remembered++ % REMEMBERED];
+  snprintf(slot->object, sizeof(slot->object), "%s", object);
+  slot->offset = offset;
+  slot->symbol = *symbol;
+}
+
+/* Asks addr2line for `n` offsets, at most MAX_OFFSETS. */
+static size_t ask_addr2line(const char* object, const uintptr_t* offsets, size_t n,
+                            struct adc_symbol* symbols) {
   char numbers[MAX_OFFSETS][24];
   char* argv[6 + MAX_OFFSETS] = {"addr2line", "-f", "-C", "-e", (char*)object};
   for (size_t i = 0; i < n; i++) {
@@ -49,4 +80,34 @@ size_t adc_symbolise(const char* object, const uintptr_t* offsets, size_t n, str
     take_place(place, symbol);
   }
   return answered;
+}
+
+size_t adc_symbolise(const char* object, const uintptr_t* offsets, size_t n, struct adc_symbol* symbols) {
+  memset(symbols, 0, n * sizeof(*symbols));
+  if (n > MAX_OFFSETS) n = MAX_OFFSETS;
+  uintptr_t unknown[MAX_OFFSETS];
+  size_t which[MAX_OFFSETS];
+  size_t n_unknown = 0;
+  size_t answered = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct adc_symbol* known_before = recall(object, offsets[i]);
+    if (known_before != NULL) {
+      symbols[i] = *known_before;
+      answered++;
+    } else {
+      unknown[n_unknown] = offsets[i];
+      which[n_unknown++] = i;
+    }
+  }
+  if (n_unknown == 0) return answered;
+  struct adc_symbol asked[MAX_OFFSETS];
+  memset(asked, 0, sizeof(asked));
+  size_t said = ask_addr2line(object, unknown, n_unknown, asked);
+  for (size_t k = 0; k < n_unknown; k++) {
+    symbols[which[k]] = asked[k];
+    /* Only what addr2line answered: one that ran past its bound may be
+     * asked again. */
+    if (k < said) remember(object, unknown[k], &asked[k]);
+  }
+  return answered + said;
 }

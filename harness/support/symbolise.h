@@ -5,7 +5,8 @@
  * .gnu_debuglink names), else the nearest symbol, dynamic ones included.
  * Parent only (it forks and waits for its child by pid).  Bounded in time:
  * past the bound, or where addr2line is missing or fails, what it did not
- * say stays unknown. */
+ * say stays unknown.  What it answered is remembered for the run: a place
+ * asked again costs no process. */
 #ifndef ADC_SUPPORT_SYMBOLISE_H
 #define ADC_SUPPORT_SYMBOLISE_H
 
