@@ -5,7 +5,7 @@
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
-# reports, the libFuzzer targets (60 s each), and the CPU-run benchmark.
+# reports, the libFuzzer targets (45 s each), and the CPU-run benchmark.
 # OpenCL runs on PoCL, which ci/install-deps.sh installs (CONFORMANCE.md,
 # "OpenCL": what runs on it in each step).
 set -euo pipefail

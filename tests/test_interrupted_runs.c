@@ -99,7 +99,9 @@ END_TEST
 START_TEST(sigint_leaves_cases_not_started_unresolved) {
   ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
   /* One case at a time: the three hanging ones come first in the catalogue,
-   * so the first hangs and the 8 others never start. */
+   * so the first hangs and the others never start, but those that ran
+   * first in a prepared process before it (a rule is judged as a
+   * process's first call on its heaviest fixture: adc_task.weight). */
   struct interrupted_run run = start_run("*/array.release.sets_null/int32_*", "1", 1);
   struct timespec started = {0, 300000000};
   nanosleep(&started, NULL);
@@ -111,12 +113,15 @@ START_TEST(sigint_leaves_cases_not_started_unresolved) {
   ck_assert_ptr_nonnull(report);
   ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(report, "cases")), 10);
   int not_run = 0;
+  int passed = 0;
   const cJSON* item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItem(report, "cases")) {
     not_run += strstr(cJSON_GetObjectItem(item, "message")->valuestring,
                       "not run: the run was interrupted by SIGINT") != NULL;
+    passed += strcmp(cJSON_GetObjectItem(item, "status")->valuestring, "pass") == 0;
   }
-  ck_assert_int_eq(not_run, 9);
+  ck_assert_msg(not_run + passed == 9 && passed <= 2, "%d not run, %d passed before the hang", not_run,
+                passed);
   const char* message = NULL;
   ck_assert_int_eq(status_of(report, "cpu/array.release.sets_null/int32_all_null", &message), 1);
   ck_assert_ptr_nonnull(strstr(message, "the run was interrupted by SIGINT after"));

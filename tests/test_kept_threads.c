@@ -27,10 +27,10 @@
 
 /* A prepared process runs at most 256 cases; the pool is named once in
  * each, and a library's run starts a process more for each entry point
- * judged as a process's first call (adc_task.calls): 25 to 30 processes
- * for 432 cases.  Where each case ended its process, it was named in
- * every case. */
-#define MOST_NOTES_PER_CASE 0.1
+ * and each rule judged as a process's first call (adc_task.calls,
+ * adc_task.family_judged_first): 90 to 110 processes for 432 and 523
+ * cases.  Where each case ended its process, it was named in every case. */
+#define MOST_NOTES_PER_CASE 0.3
 
 static const char* const devices[] = {"cpu", "simulated"};
 static const char* const pool_work[] = {"0", "1"}; /* ADC_POOL_WORKS: idle, or working in each call */

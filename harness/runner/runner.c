@@ -355,6 +355,15 @@ static size_t family_of(const struct adc_case* c) {
   return 0;
 }
 
+/* adc_task.weight of case `c`: its fixture's columns times its batches
+ * that have rows. */
+static size_t weight_of(const struct adc_case* c) {
+  const struct arrow_json_file* model = &c->fixture->model;
+  size_t batches_with_rows = 0;
+  for (int64_t b = 0; b < model->n_batches; b++) batches_with_rows += model->batches[b].length > 0;
+  return batches_with_rows * (size_t)model->n_fields;
+}
+
 /* The task that runs case `c`; `costly`: whether its device's start is
  * (adc_device_start_is_costly, asked once per device). */
 static struct adc_task task_of(struct sharing* sharing, const struct adc_session* session,
@@ -374,6 +383,12 @@ static struct adc_task task_of(struct sharing* sharing, const struct adc_session
       /* BytesAllocated is the harness's question about memory, asked
        * around the calls a rule judges; not one of them. */
       .calls = c->rule->needs & ~ADC_NEED(BytesAllocated),
+      /* Where a process costs little to start: a device whose start is
+       * not costly, a library that is no Python interpreter (an engine's
+       * import, even forked, doubled polars's run and made DuckDB's 1.6
+       * times as long). */
+      .family_judged_first = !costly && !adc_side_tested_by(session, c->rule)->is_python,
+      .weight = weight_of(c),
   };
 }
 

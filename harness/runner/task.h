@@ -65,6 +65,18 @@ struct adc_task {
    * process (one calling it alone, where the group has such a task), a
    * task that calls it runs first in one (task_queue.h).  0: nothing. */
   unsigned calls;
+  /* Its family (rule) too is judged as a process's first call: until a
+   * task of the family has passed first in a prepared process of the
+   * group, the family's tasks run first in one (a state of the library
+   * that only one rule's check sees, as a current device kept per
+   * thread).  Set where a process's start costs little (runner.c). */
+  bool family_judged_first;
+  /* How much of the library's output the task has its rule judge (its
+   * fixture's columns times its batches that have rows): of the tasks
+   * waiting to be taken first, the heaviest goes first, so that a family
+   * or an entry point is judged first on a case that meets what it
+   * judges, not one that passes for want of rows. */
+  size_t weight;
 };
 
 /* Tasks that may share a prepared process: a process that makes once what

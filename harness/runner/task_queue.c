@@ -66,6 +66,7 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
   }
   queue->family_suspect = adc_parent_only_calloc(queue->n_families + 1, sizeof(*queue->family_suspect));
   queue->group_verified = adc_parent_only_calloc(n, sizeof(*queue->group_verified));
+  queue->family_judged = adc_parent_only_calloc(n * (queue->n_families + 1), sizeof(*queue->family_judged));
   queue->group_called_alone = adc_parent_only_calloc(n, sizeof(*queue->group_called_alone));
   queue->group_spared = adc_parent_only_calloc(n, sizeof(*queue->group_spared));
   size_t r = run->n_resources + 1;
@@ -81,8 +82,8 @@ int adc_task_queue_init(struct adc_task_queue* queue, const struct adc_task* tas
       !queue->group_first || !queue->group_size || !queue->group_cursor[0] || !queue->group_cursor[1] ||
       !queue->group_pending || !queue->group_starting || !queue->group_alive || !queue->group_alone ||
       !queue->first_tried || !queue->group_spared || !queue->family_suspect || !queue->group_verified ||
-      !queue->group_called_alone || !queue->holders || !queue->limit || !queue->refusals_in_row ||
-      !queue->not_before || !queue->given_up || !queue->refusal) {
+      !queue->family_judged || !queue->group_called_alone || !queue->holders || !queue->limit ||
+      !queue->refusals_in_row || !queue->not_before || !queue->given_up || !queue->refusal) {
     adc_task_queue_free(queue);
     return -1;
   }
@@ -104,7 +105,8 @@ void adc_task_queue_free(struct adc_task_queue* queue) {
       queue->group_cursor[1], queue->group_pending,  queue->group_starting, queue->group_alive,
       queue->group_alone,     queue->holders,        queue->limit,          queue->refusals_in_row,
       queue->not_before,      queue->given_up,       queue->refusal,        queue->first_tried,
-      queue->group_spared,    queue->family_suspect, queue->group_verified, queue->group_called_alone};
+      queue->group_spared,    queue->family_suspect, queue->group_verified, queue->group_called_alone,
+      queue->family_judged};
   for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) adc_parent_only_free(blocks[b]);
   memset(queue, 0, sizeof(*queue));
 }
@@ -286,14 +288,24 @@ bool adc_task_queue_next_start(struct adc_task_queue* queue, bool waiting_slot, 
   return false;
 }
 
+/* Whether task `t` waits for its family's first judgement
+ * (adc_task.family_judged_first). */
+static bool family_unjudged(const struct adc_task_queue* queue, size_t t) {
+  size_t g = queue->group_of[t];
+  size_t family = queue->tasks[t].family;
+  return g != ADC_NO_GROUP && family != 0 && queue->tasks[t].family_judged_first &&
+         !queue->family_judged[g * (queue->n_families + 1) + family];
+}
+
 /* Whether task `t` is taken only first in a prepared process: it calls an
- * entry point not yet judged as a process's first call there, or belongs
- * to a suspect family. */
+ * entry point not yet judged as a process's first call there, its family
+ * is to be judged so and is not yet (adc_task.family_judged_first), or it
+ * belongs to a suspect family. */
 static bool suspect(const struct adc_task_queue* queue, size_t t) {
   size_t family = queue->tasks[t].family;
   size_t g = queue->group_of[t];
   bool unjudged_call = g != ADC_NO_GROUP && (queue->tasks[t].calls & ~queue->group_verified[g]) != 0;
-  return unjudged_call || (family != 0 && queue->family_suspect[family]);
+  return unjudged_call || family_unjudged(queue, t) || (family != 0 && queue->family_suspect[family]);
 }
 
 void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task) {
@@ -304,6 +316,7 @@ void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task)
   /* A task calling several judges each only where no task of the group
    * calls it alone: that one's first call is the process's first. */
   queue->group_verified[g] |= alone ? calls : calls & ~queue->group_called_alone[g];
+  queue->family_judged[g * (queue->n_families + 1) + queue->tasks[task].family] = true;
 }
 
 void adc_task_queue_suspect_family(struct adc_task_queue* queue, size_t task) {
@@ -316,8 +329,9 @@ void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task) {
   if (family != 0) queue->family_suspect[family] = false;
 }
 
-/* The first PENDING task of `group` of the kind `kind` from its cursor on,
- * of a suspect family (`of_suspect`) or of any other, or ADC_NO_TASK. */
+/* The first PENDING task of `group` of the kind `kind` from its cursor on
+ * that is taken only first (`of_suspect`: the heaviest of them, the first
+ * of equals) or that is not, or ADC_NO_TASK. */
 static size_t find_pending(struct adc_task_queue* queue, size_t group, int kind, bool of_suspect) {
   size_t* cursor = &queue->group_cursor[kind][group];
   const size_t* tasks = queue->group_tasks + queue->group_first[group];
@@ -326,13 +340,17 @@ static size_t find_pending(struct adc_task_queue* queue, size_t group, int kind,
                             queue->state[tasks[*cursor]] != ADC_TASK_PENDING)) {
     (*cursor)++;
   }
+  size_t found = ADC_NO_TASK;
   for (size_t at = *cursor; at < size; at++) {
     size_t t = tasks[at];
-    if ((int)mostly_waits(queue, t) == kind && queue->state[t] == ADC_TASK_PENDING &&
-        suspect(queue, t) == of_suspect)
-      return t;
+    if ((int)mostly_waits(queue, t) != kind || queue->state[t] != ADC_TASK_PENDING ||
+        suspect(queue, t) != of_suspect)
+      continue;
+    if (!of_suspect) return t;
+    /* Of those taken only first, the heaviest (adc_task.weight). */
+    if (found == ADC_NO_TASK || queue->tasks[t].weight > queue->tasks[found].weight) found = t;
   }
-  return ADC_NO_TASK;
+  return found;
 }
 
 bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t group, bool waiting_slot,
@@ -352,6 +370,16 @@ bool adc_task_queue_next_first_of_group(struct adc_task_queue* queue, size_t gro
     take(queue, t);
     *task = t;
     return true;
+  }
+  return false;
+}
+
+bool adc_task_queue_families_unjudged(const struct adc_task_queue* queue, size_t group) {
+  const size_t* tasks = queue->group_tasks + queue->group_first[group];
+  size_t from = queue->group_cursor[0][group] < queue->group_cursor[1][group] ? queue->group_cursor[0][group]
+                                                                              : queue->group_cursor[1][group];
+  for (size_t at = from; at < queue->group_size[group]; at++) {
+    if (queue->state[tasks[at]] == ADC_TASK_PENDING && family_unjudged(queue, tasks[at])) return true;
   }
   return false;
 }

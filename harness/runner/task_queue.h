@@ -64,6 +64,9 @@ struct adc_task_queue {
    * calling first in a prepared process, and those some task of the group
    * calls alone (only such a task's pass counts for them). */
   unsigned* group_verified;
+  /* Per group and family (group * (n_families + 1) + family): whether a
+   * task of the family has passed first in a prepared process of it. */
+  bool* family_judged;
   unsigned* group_called_alone;
   /* Per resource (adc_task_run.resources): processes holding it now, how
    * many it admits, refusals in a row, no start before this moment, and
@@ -136,6 +139,14 @@ void adc_task_queue_clear_family(struct adc_task_queue* queue, size_t task);
  * judged as a process's first call (adc_task.calls), and tasks calling
  * only that run anywhere in a process from now on. */
 void adc_task_queue_first_call_passed(struct adc_task_queue* queue, size_t task);
+
+/* Whether `group` has a PENDING task whose family waits for its first
+ * judgement (adc_task.family_judged_first).  A prepared process that has
+ * run its first task then ends rather than go on: the families are judged
+ * first, each by a process that ends after it, and the group's other
+ * tasks then run in processes that run many, as a library's users'
+ * processes do (a state that goes bad after many calls shows there). */
+bool adc_task_queue_families_unjudged(const struct adc_task_queue* queue, size_t group);
 
 /* The next task a ready prepared process of `group` runs, in a slot of the
  * waiting kind or not (taken: RUNNING), but none taken only first (above);

@@ -308,9 +308,12 @@ static void dispatch(struct run_state* state, struct adc_slot* slot) {
     goes_on = goes_on && slot->replay_next < history->replay_end && slot->replay_next < history->n_tasks;
     if (goes_on) index = history->tasks[slot->replay_next++];
   } else if (goes_on) {
+    /* After its first task, a process goes on only once no family of its
+     * group waits for its first judgement (adc_task_queue_families_unjudged). */
     goes_on = (slot->tasks_run == 0 &&
                adc_task_queue_next_first_of_group(queue, slot->group, slot->waiting, &index)) ||
-              adc_task_queue_next_of_group(queue, slot->group, slot->waiting, &index);
+              ((slot->tasks_run == 0 || !adc_task_queue_families_unjudged(queue, slot->group)) &&
+               adc_task_queue_next_of_group(queue, slot->group, slot->waiting, &index));
   }
   if (!goes_on) {
     close_prepared(slot);
