@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "device/device.h"
+#include "rule_api/consumer_calls.h"
 
 /* How late the consumer feed writes the values on a device whose queue
  * cannot tell when the consumer synchronises (a GPU): the consumer has that
@@ -30,8 +31,13 @@ void adc_judge_waiting(struct adc_case_context* ctx, const char* what, adc_hand_
   const char* message = NULL;
   if (!hand(ctx, context, 0, &message)) return;
   if (message != NULL) {
-    adc_unresolved(ctx, "%s: the consumer rejected it with its data complete and no event: %s", what,
-                   message);
+    /* A consumer may decline what it does not support; whether it
+     * declines what it must take is the baseline rule's to judge, as the
+     * other consumer rules say (consumer_plain_export.h). */
+    adc_not_supported(ctx,
+                      "%s: the consumer declines it even with its data complete and no event (%s judges "
+                      "that on the baseline fixtures): %s",
+                      what, ADC_RULE_CONSUMER_BASELINE, message);
     return;
   }
   if (!hand(ctx, context, LATE_WRITE_SECONDS, &message) || message == NULL) return;

@@ -6,7 +6,8 @@
  * used to call the appropriate sync method for the device ... before
  * attempting to access the memory in the buffers."  Each rule hands the
  * consumer its data twice through the consumer feed: first complete, with
- * no event (a consumer that rejects that cannot be judged on waiting), then
+ * no event (a consumer that declines that cannot be judged on waiting: not
+ * supported, as the baseline rule judges a decline), then
  * with every batch's values not yet written and a sync_event that completes
  * once they are (adc_feed_layout.late_write_seconds).  A consumer that
  * reads before its synchronisation began finds the fill bytes. */

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char* const markers[] = {"_CDataIntegration_", "_CDeviceIntegration_"};
+#include "adc/plugin_abi.h"
+
+static const char* const markers[] = {"_CDataIntegration_", "_CDeviceIntegration_", ADC_ROUND_TRIP_INFIX};
 
 static char* read_file(const char* path, size_t* size, char* error, size_t error_size) {
   FILE* f = fopen(path, "rb");

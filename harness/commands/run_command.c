@@ -20,6 +20,7 @@
 #include "report/progress.h"
 #include "report/report.h"
 #include "report/report_outputs.h"
+#include "rule_api/round_trip.h"
 #include "runner/case_plan.h"
 #include "runner/device_probe.h"
 #include "runner/fixture_set.h"
@@ -98,6 +99,7 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   if (settle_devices(options->device, session, error) != 0) return -1;
   char reference[PATH_MAX];
   adc_find_reference_library(reference, sizeof(reference));
+  adc_round_trip_use_reference(reference);
   /* A library's load gets what a case of a rule without a limit of its own gets. */
   struct adc_load_limits load_limits = {adc_session_timeout(session, 0), session->memory_limit_mib};
   if (adc_settle_side("producer", options->producer, options->producer_prefix, options->prefix, reference,

@@ -1,6 +1,7 @@
 #include "rule_api/library.h"
 
 #include "adc/pycapsule_probe.h"
+#include "rule_api/round_trip.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -63,7 +64,8 @@ int adc_library_open(struct adc_library* library, const char* path, const char* 
   library->fork_protocol.before_fork = look_up_step(library, ADC_BEFORE_FORK_SUFFIX);
   library->fork_protocol.after_fork_in_parent = look_up_step(library, ADC_AFTER_FORK_IN_PARENT_SUFFIX);
   library->fork_protocol.after_fork_in_child = look_up_step(library, ADC_AFTER_FORK_IN_CHILD_SUFFIX);
-  return 0;
+  return adc_round_trip_complete(library->handle, prefix, &library->round_trip, &library->functions,
+                                 library->present, &library->made_by_round_trip, error);
 }
 
 bool adc_library_can_be_forked(const struct adc_library* library) {
@@ -89,6 +91,12 @@ int adc_library_describe_missing(const struct adc_library* library, adc_entry_po
                                       suffixes[i])
                            : snprintf(text + used, size - used, ", %s_%s", library->prefix, suffixes[i]);
     if (n > 0) used = used + (size_t)n < size ? used + (size_t)n : size - 1;
+    /* A library of the round trip is told what would make it. */
+    const char* making = adc_round_trip_making((enum adc_entry_point)i);
+    if (library->round_trip.Free != NULL && making != NULL && used < size) {
+      n = snprintf(text + used, size - used, " (nor the round trip's %s to make it of)", making);
+      if (n > 0) used = used + (size_t)n < size ? used + (size_t)n : size - 1;
+    }
   }
   return missing;
 }

@@ -8,23 +8,8 @@
 
 #include "adc/fork_protocol.h"
 #include "adc/plugin_abi.h"
+#include "rule_api/entry_points.h"
 #include "support/error.h"
-
-/* ADC_EP_ExportSchemaFromJson, ADC_EP_BytesAllocated, ...: one per entry
- * point, in the order of the list. */
-#define ADC_DECLARE_ENTRY_POINT_ENUM(name, suffix, result, parameters, arguments) ADC_EP_##name,
-enum adc_entry_point { ADC_PLUGIN_ENTRY_POINTS(ADC_DECLARE_ENTRY_POINT_ENUM) ADC_EP_COUNT };
-#undef ADC_DECLARE_ENTRY_POINT_ENUM
-
-/* A set of entry points, as a rule declares what it needs:
- * ADC_NEED(ExportSchemaFromJson) | ADC_NEED(ExportBatchFromJson). */
-typedef unsigned adc_entry_point_set;
-#define ADC_ENTRY_POINT_BIT(entry_point) ((adc_entry_point_set)1u << (entry_point))
-#define ADC_NEED(name) ADC_ENTRY_POINT_BIT(ADC_EP_##name)
-_Static_assert(ADC_EP_COUNT <= 32, "adc_entry_point_set has room for 32 entry points");
-
-/* "ExportSchemaFromJson", ...: the name the code and CONFORMANCE.md use. */
-const char* adc_entry_point_name(enum adc_entry_point entry_point);
 
 struct adc_library {
   const char* path;
@@ -44,10 +29,16 @@ struct adc_library {
   /* What it does around a fork, where it may be loaded once and forked
    * after (adc/fork_protocol.h); NULL members where it lacks a step. */
   struct adc_fork_protocol fork_protocol;
+  /* Its round-trip entry points (NULL members where absent), and the
+   * entry points of the JSON ABI made of them (rule_api/round_trip.h). */
+  struct adc_round_trip_functions round_trip;
+  adc_entry_point_set made_by_round_trip;
 };
 
-/* dlopen `path` and look every entry point up.  Returns 0, or -1 with the
- * loader's message.  Only ever called in a child process. */
+/* dlopen `path` and look every entry point up, those of the JSON ABI it
+ * lacks made of its round-trip ones where it has them
+ * (rule_api/round_trip.h).  Returns 0, or -1 with the loader's message.
+ * Only ever called in a child process. */
 int adc_library_open(struct adc_library* library, const char* path, const char* prefix,
                      struct adc_error* error);
 

@@ -150,6 +150,82 @@ struct adc_plugin_functions {
 };
 #undef ADC_DECLARE_ENTRY_POINT_MEMBER
 
+/* The round-trip ABI: for a library with no reader of Arrow's integration
+ * JSON, which has what every Arrow library has, an import and an export of
+ * the C structures.  The harness hands it the fixture as C structures (the
+ * reference exports them, on the device the case asks for); the library
+ * adopts them into its own representation and exports from that.  The
+ * consumer rules judge the adoption (releases, moves, events), the
+ * producer rules the exports; what the library exports is compared with the
+ * fixture by the suite.  Symbols are "<prefix>_RoundTrip_<NAME>".
+ *
+ * A "held" object is the library's own (a table, a dataframe, columns),
+ * opaque to the harness: an Adopt makes it, Free ends it.
+ *   AdoptSchema: take `schema` (moved: the library owns it and releases it,
+ *     now or later) and make a held object of it.
+ *   AdoptBatch: take `schema` and `batch` (a struct array of the schema's
+ *     fields, on the CPU), both moved.
+ *   AdoptDeviceBatch: the same for a device batch; where its sync_event is
+ *     set, wait on it before the buffers are read.
+ *   AdoptDeviceStream: take `stream` (moved); read it now or as exported.
+ *   AdoptAsync: be an async consumer: build a handler, hand it over with
+ *     `start(start_context, handler)`, request batches, and return once
+ *     the producer has released the handler, holding what came (as
+ *     ImportAsyncAndCompareToJson does, the comparison aside).  An error
+ *     message where on_error came or the stream did not end.
+ *   ExportSchema, ExportBatch, ExportDeviceBatch, ExportDeviceStream: export
+ *     what `held` holds into `out` (its schema; the batch; the batch, on the
+ *     device its data are on; a stream over its batches, on that device).
+ *     What is exported lives until its consumer releases it, Free or not.
+ *   ExportAsync: be an async producer of what `held` holds (a stream's
+ *     batches): take `handler` and drive it, as ExportAsyncFromJson does;
+ *     Free may follow at once, while the producer goes on.  Where the
+ *     stream it adopted fails, it calls on_error.
+ *   Free: end `held`.  Everything adopted is released by then, but what an
+ *     export still carries.
+ * Same conventions as above: NULL or a message; a library may export any
+ * subset.  An entry point of the JSON ABI a library lacks is made from
+ * these where it has what it takes (CONFORMANCE.md, "The round-trip
+ * ABI", lists which): ExportDeviceBatchFromJson is the reference's export,
+ * AdoptDeviceBatch, ExportDeviceBatch and Free; ImportDeviceBatchAndCompareToJson
+ * is AdoptDeviceBatch, ExportDeviceBatch, the suite's comparison and Free. */
+/* clang-format off */
+#define ADC_ROUND_TRIP_ENTRY_POINTS(X)                                                                   \
+  X(AdoptSchema, const char*, (struct ArrowSchema* schema, void** held), (schema, held))                \
+  X(AdoptBatch, const char*, (struct ArrowSchema* schema, struct ArrowArray* batch, void** held),        \
+    (schema, batch, held))                                                                               \
+  X(AdoptDeviceBatch, const char*,                                                                       \
+    (struct ArrowSchema* schema, struct ArrowDeviceArray* batch, void** held), (schema, batch, held))    \
+  X(AdoptDeviceStream, const char*, (struct ArrowDeviceArrayStream* stream, void** held),               \
+    (stream, held))                                                                                      \
+  X(AdoptAsync, const char*,                                                                             \
+    (ArrowDeviceType device_type, ADC_AsyncProducerStart start, void* start_context, void** held),       \
+    (device_type, start, start_context, held))                                                           \
+  X(ExportSchema, const char*, (void* held, struct ArrowSchema* out), (held, out))                       \
+  X(ExportBatch, const char*, (void* held, struct ArrowArray* out), (held, out))                         \
+  X(ExportDeviceBatch, const char*, (void* held, struct ArrowDeviceArray* out), (held, out))             \
+  X(ExportDeviceStream, const char*, (void* held, struct ArrowDeviceArrayStream* out), (held, out))     \
+  X(ExportAsync, const char*, (void* held, struct ArrowAsyncDeviceStreamHandler* handler),               \
+    (held, handler))                                                                                     \
+  X(Free, void, (void* held), (held))
+/* clang-format on */
+
+/* The round trip's function types: ADC_RoundTrip_AdoptSchema, ... */
+#define ADC_DECLARE_ROUND_TRIP_TYPE(name, result, parameters, arguments) \
+  typedef result(*ADC_RoundTrip_##name) parameters;
+ADC_ROUND_TRIP_ENTRY_POINTS(ADC_DECLARE_ROUND_TRIP_TYPE)
+#undef ADC_DECLARE_ROUND_TRIP_TYPE
+
+/* One member per round-trip entry point; NULL where absent. */
+#define ADC_DECLARE_ROUND_TRIP_MEMBER(name, result, parameters, arguments) ADC_RoundTrip_##name name;
+struct adc_round_trip_functions {
+  ADC_ROUND_TRIP_ENTRY_POINTS(ADC_DECLARE_ROUND_TRIP_MEMBER)
+};
+#undef ADC_DECLARE_ROUND_TRIP_MEMBER
+
+/* The infix of a round-trip symbol: "<prefix>" ADC_ROUND_TRIP_INFIX "<NAME>". */
+#define ADC_ROUND_TRIP_INFIX "_RoundTrip_"
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,379 @@
+#include "rule_api/round_trip.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The reference library's JSON entry points, which play the file's part. */
+static char reference_path[PATH_MAX];
+static struct adc_plugin_functions reference;
+static void* reference_handle;
+
+void adc_round_trip_use_reference(const char* path) {
+  snprintf(reference_path, sizeof(reference_path), "%s", path != NULL ? path : "");
+}
+
+/* The message a made entry point returns: the library's own is valid
+ * only until its next call (adc/plugin_abi.h), and Free follows. */
+static _Thread_local char message[2048];
+
+static const char* say(const char* format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(message, sizeof(message), format, arguments);
+  va_end(arguments);
+  return message;
+}
+
+static const char* reference_failed(const char* what, const char* reason) {
+  return say("the reference could not export the fixture's %s for the library to adopt: %.1500s", what,
+             reason);
+}
+
+static const char* differs(const char* what, const char* reason) {
+  return say("what the library exported from the %s it adopted differs from the fixture: %.1500s", what,
+             reason);
+}
+
+/* An Import of the JSON ABI takes ownership of what it is given even
+ * where it fails before the library sees it. */
+static void release_schema(struct ArrowSchema* schema) {
+  if (schema->release != NULL) schema->release(schema);
+}
+
+static void release_array(struct ArrowArray* array) {
+  if (array->release != NULL) array->release(array);
+}
+
+/* After an export from `held`, which returned `error`: frees `held`,
+ * keeping the export's message (the library's is gone with its next call). */
+static const char* freed_after(const struct adc_round_trip_functions* lib, void* held, const char* error) {
+  if (error != NULL) say("%s", error);
+  lib->Free(held);
+  return error != NULL ? message : NULL;
+}
+
+/* ---- the made entry points, on the round-trip functions `lib` ------------- */
+
+static const char* export_schema(const struct adc_round_trip_functions* lib, const char* json_path,
+                                 struct ArrowSchema* out) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) return reference_failed("schema", error);
+  void* held = NULL;
+  if ((error = lib->AdoptSchema(&schema, &held)) != NULL) return say("%s", error);
+  return freed_after(lib, held, lib->ExportSchema(held, out));
+}
+
+static const char* import_schema(const struct adc_round_trip_functions* lib, const char* json_path,
+                                 struct ArrowSchema* schema) {
+  void* held = NULL;
+  const char* error = lib->AdoptSchema(schema, &held);
+  if (error != NULL) return say("%s", error);
+  struct ArrowSchema back;
+  if (freed_after(lib, held, lib->ExportSchema(held, &back)) != NULL) return message;
+  error = reference.ImportSchemaAndCompareToJson(json_path, &back);
+  return error != NULL ? differs("schema", error) : NULL;
+}
+
+static const char* export_batch(const struct adc_round_trip_functions* lib, const char* json_path,
+                                int num_batch, struct ArrowArray* out) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) return reference_failed("schema", error);
+  struct ArrowArray batch;
+  if ((error = reference.ExportBatchFromJson(json_path, num_batch, &batch)) != NULL) {
+    release_schema(&schema);
+    return reference_failed("batch", error);
+  }
+  void* held = NULL;
+  if ((error = lib->AdoptBatch(&schema, &batch, &held)) != NULL) return say("%s", error);
+  return freed_after(lib, held, lib->ExportBatch(held, out));
+}
+
+static const char* import_batch(const struct adc_round_trip_functions* lib, const char* json_path,
+                                int num_batch, struct ArrowArray* batch) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) {
+    release_array(batch);
+    return reference_failed("schema", error);
+  }
+  void* held = NULL;
+  if ((error = lib->AdoptBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  struct ArrowArray back;
+  if (freed_after(lib, held, lib->ExportBatch(held, &back)) != NULL) return message;
+  error = reference.ImportBatchAndCompareToJson(json_path, num_batch, &back);
+  return error != NULL ? differs("batch", error) : NULL;
+}
+
+static const char* export_device_batch(const struct adc_round_trip_functions* lib, const char* json_path,
+                                       int num_batch, ArrowDeviceType device_type, int64_t device_id,
+                                       struct ArrowDeviceArray* out) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) return reference_failed("schema", error);
+  struct ArrowDeviceArray batch;
+  error = reference.ExportDeviceBatchFromJson(json_path, num_batch, device_type, device_id, &batch);
+  if (error != NULL) {
+    release_schema(&schema);
+    return reference_failed("batch on the device", error);
+  }
+  void* held = NULL;
+  if ((error = lib->AdoptDeviceBatch(&schema, &batch, &held)) != NULL) return say("%s", error);
+  return freed_after(lib, held, lib->ExportDeviceBatch(held, out));
+}
+
+static const char* import_device_batch(const struct adc_round_trip_functions* lib, const char* json_path,
+                                       int num_batch, struct ArrowDeviceArray* batch) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) {
+    release_array(&batch->array);
+    return reference_failed("schema", error);
+  }
+  void* held = NULL;
+  if ((error = lib->AdoptDeviceBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  struct ArrowDeviceArray back;
+  if (freed_after(lib, held, lib->ExportDeviceBatch(held, &back)) != NULL) return message;
+  error = reference.ImportDeviceBatchAndCompareToJson(json_path, num_batch, &back);
+  return error != NULL ? differs("device batch", error) : NULL;
+}
+
+/* Adopts `stream` (the reference's) and exports the library's own. */
+static const char* stream_through(const struct adc_round_trip_functions* lib,
+                                  struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArrayStream* out) {
+  void* held = NULL;
+  const char* error = lib->AdoptDeviceStream(stream, &held);
+  if (error != NULL) return say("%s", error);
+  return freed_after(lib, held, lib->ExportDeviceStream(held, out));
+}
+
+/* The reference's stream of the fixture, failing at `fail_at_batch` where
+ * that is >= 0: the library's stream fails where the one it adopted did.
+ * One that reads its stream as it exports hands the failure on; one that
+ * reads it whole as it adopts fails to adopt, and the rules on the error
+ * path end not_supported (CONFORMANCE.md, "The round-trip ABI"). */
+static const char* reference_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                    int fail_at_batch, struct ArrowDeviceArrayStream* stream) {
+  const char* error = fail_at_batch < 0
+                          ? reference.ExportDeviceStreamFromJson(json_path, device_type, device_id, stream)
+                          : reference.ExportFailingDeviceStreamFromJson(json_path, device_type, device_id,
+                                                                        fail_at_batch, stream);
+  return error != NULL ? reference_failed("stream", error) : NULL;
+}
+
+static const char* export_stream(const struct adc_round_trip_functions* lib, const char* json_path,
+                                 ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+                                 struct ArrowDeviceArrayStream* out) {
+  struct ArrowDeviceArrayStream stream;
+  if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
+  return stream_through(lib, &stream, out);
+}
+
+static const char* import_stream(const struct adc_round_trip_functions* lib, const char* json_path,
+                                 struct ArrowDeviceArrayStream* stream) {
+  struct ArrowDeviceArrayStream back;
+  if (stream_through(lib, stream, &back) != NULL) return message;
+  const char* error = reference.ImportDeviceStreamAndCompareToJson(json_path, &back);
+  return error != NULL ? differs("stream", error) : NULL;
+}
+
+/* The library's async producer drives `handler` over the stream it
+ * adopted from the reference (a failing one where `fail_at_batch` >= 0). */
+static const char* export_async(const struct adc_round_trip_functions* lib, const char* json_path,
+                                ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+                                struct ArrowAsyncDeviceStreamHandler* handler) {
+  struct ArrowDeviceArrayStream stream;
+  if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
+  void* held = NULL;
+  const char* error = lib->AdoptDeviceStream(&stream, &held);
+  if (error != NULL) return say("%s", error);
+  return freed_after(lib, held, lib->ExportAsync(held, handler));
+}
+
+static const char* import_async(const struct adc_round_trip_functions* lib, const char* json_path,
+                                ArrowDeviceType device_type, ADC_AsyncProducerStart start,
+                                void* start_context) {
+  void* held = NULL;
+  const char* error = lib->AdoptAsync(device_type, start, start_context, &held);
+  if (error != NULL) return say("%s", error);
+  struct ArrowDeviceArrayStream back;
+  if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
+  error = reference.ImportDeviceStreamAndCompareToJson(json_path, &back);
+  return error != NULL ? differs("async stream", error) : NULL;
+}
+
+/* ---- slots: the made entry points are plain functions, with no context,
+ * so each library judged through the round trip has a slot of its own ---- */
+
+#define SLOTS 2
+static struct adc_round_trip_functions slots[SLOTS];
+static size_t n_slots;
+
+#define SLOT_FUNCTIONS(k)                                                                                    \
+  static const char* export_schema_##k(const char* json_path, struct ArrowSchema* out) {                     \
+    return export_schema(&slots[k], json_path, out);                                                         \
+  }                                                                                                          \
+  static const char* import_schema_##k(const char* json_path, struct ArrowSchema* schema) {                  \
+    return import_schema(&slots[k], json_path, schema);                                                      \
+  }                                                                                                          \
+  static const char* export_batch_##k(const char* json_path, int num_batch, struct ArrowArray* out) {        \
+    return export_batch(&slots[k], json_path, num_batch, out);                                               \
+  }                                                                                                          \
+  static const char* import_batch_##k(const char* json_path, int num_batch, struct ArrowArray* batch) {      \
+    return import_batch(&slots[k], json_path, num_batch, batch);                                             \
+  }                                                                                                          \
+  static const char* export_device_batch_##k(const char* json_path, int num_batch,                           \
+                                             ArrowDeviceType device_type, int64_t device_id,                 \
+                                             struct ArrowDeviceArray* out) {                                 \
+    return export_device_batch(&slots[k], json_path, num_batch, device_type, device_id, out);                \
+  }                                                                                                          \
+  static const char* import_device_batch_##k(const char* json_path, int num_batch,                           \
+                                             struct ArrowDeviceArray* batch) {                               \
+    return import_device_batch(&slots[k], json_path, num_batch, batch);                                      \
+  }                                                                                                          \
+  static const char* export_stream_##k(const char* json_path, ArrowDeviceType device_type,                   \
+                                       int64_t device_id, struct ArrowDeviceArrayStream* out) {              \
+    return export_stream(&slots[k], json_path, device_type, device_id, -1, out);                             \
+  }                                                                                                          \
+  static const char* export_failing_stream_##k(const char* json_path, ArrowDeviceType device_type,           \
+                                               int64_t device_id, int fail_at_batch,                         \
+                                               struct ArrowDeviceArrayStream* out) {                         \
+    return export_stream(&slots[k], json_path, device_type, device_id, fail_at_batch, out);                  \
+  }                                                                                                          \
+  static const char* import_stream_##k(const char* json_path, struct ArrowDeviceArrayStream* stream) {       \
+    return import_stream(&slots[k], json_path, stream);                                                      \
+  }                                                                                                          \
+  static const char* export_async_##k(const char* json_path, ArrowDeviceType device_type, int64_t device_id, \
+                                      struct ArrowAsyncDeviceStreamHandler* handler) {                       \
+    return export_async(&slots[k], json_path, device_type, device_id, -1, handler);                          \
+  }                                                                                                          \
+  static const char* export_failing_async_##k(const char* json_path, ArrowDeviceType device_type,            \
+                                              int64_t device_id, int fail_at_batch,                          \
+                                              struct ArrowAsyncDeviceStreamHandler* handler) {               \
+    return export_async(&slots[k], json_path, device_type, device_id, fail_at_batch, handler);               \
+  }                                                                                                          \
+  static const char* import_async_##k(const char* json_path, ArrowDeviceType device_type,                    \
+                                      ADC_AsyncProducerStart start, void* start_context) {                   \
+    return import_async(&slots[k], json_path, device_type, start, start_context);                            \
+  }                                                                                                          \
+  static const struct adc_plugin_functions made_##k = {                                                      \
+      .ExportSchemaFromJson = export_schema_##k,                                                             \
+      .ImportSchemaAndCompareToJson = import_schema_##k,                                                     \
+      .ExportBatchFromJson = export_batch_##k,                                                               \
+      .ImportBatchAndCompareToJson = import_batch_##k,                                                       \
+      .ExportDeviceBatchFromJson = export_device_batch_##k,                                                  \
+      .ImportDeviceBatchAndCompareToJson = import_device_batch_##k,                                          \
+      .ExportDeviceStreamFromJson = export_stream_##k,                                                       \
+      .ImportDeviceStreamAndCompareToJson = import_stream_##k,                                               \
+      .ExportFailingDeviceStreamFromJson = export_failing_stream_##k,                                        \
+      .ExportAsyncFromJson = export_async_##k,                                                               \
+      .ExportFailingAsyncFromJson = export_failing_async_##k,                                                \
+      .ImportAsyncAndCompareToJson = import_async_##k,                                                       \
+  };
+
+SLOT_FUNCTIONS(0)
+SLOT_FUNCTIONS(1)
+#undef SLOT_FUNCTIONS
+
+static const struct adc_plugin_functions* const made_by_slot[SLOTS] = {&made_0, &made_1};
+
+/* ---- which are made of what ------------------------------------------------ */
+
+/* Which round-trip entry points make each JSON one (with Free, always):
+ * the one list the made set and the messages on what is lacking read. */
+#define ROUND_TRIP_MAKING(X)                                                   \
+  X(ExportSchemaFromJson, AdoptSchema, ExportSchema)                           \
+  X(ImportSchemaAndCompareToJson, AdoptSchema, ExportSchema)                   \
+  X(ExportBatchFromJson, AdoptBatch, ExportBatch)                              \
+  X(ImportBatchAndCompareToJson, AdoptBatch, ExportBatch)                      \
+  X(ExportDeviceBatchFromJson, AdoptDeviceBatch, ExportDeviceBatch)            \
+  X(ImportDeviceBatchAndCompareToJson, AdoptDeviceBatch, ExportDeviceBatch)    \
+  X(ExportDeviceStreamFromJson, AdoptDeviceStream, ExportDeviceStream)         \
+  X(ImportDeviceStreamAndCompareToJson, AdoptDeviceStream, ExportDeviceStream) \
+  X(ExportFailingDeviceStreamFromJson, AdoptDeviceStream, ExportDeviceStream)  \
+  X(ExportAsyncFromJson, AdoptDeviceStream, ExportAsync)                       \
+  X(ExportFailingAsyncFromJson, AdoptDeviceStream, ExportAsync)                \
+  X(ImportAsyncAndCompareToJson, AdoptAsync, ExportDeviceStream)
+
+adc_entry_point_set adc_round_trip_makes(const struct adc_round_trip_functions* lib) {
+  if (lib->Free == NULL) return 0;
+  adc_entry_point_set set = 0;
+#define MADE_IF_PRESENT(made, adopt, export) \
+  if (lib->adopt != NULL && lib->export != NULL) set |= ADC_NEED(made);
+  ROUND_TRIP_MAKING(MADE_IF_PRESENT)
+#undef MADE_IF_PRESENT
+  return set;
+}
+
+const char* adc_round_trip_making(enum adc_entry_point entry_point) {
+  switch (entry_point) {
+#define SAY_MAKING(made, adopt, export) \
+  case ADC_EP_##made:                   \
+    return #adopt ", " #export " and Free";
+    ROUND_TRIP_MAKING(SAY_MAKING)
+#undef SAY_MAKING
+    default:
+      return NULL;
+  }
+}
+
+/* dlsym's object pointer, its bytes copied into a function pointer (ISO C). */
+static void look_up(void* handle, const char* prefix, const char* infix, const char* suffix, void* function,
+                    size_t size) {
+  char symbol[256];
+  snprintf(symbol, sizeof(symbol), "%s%s%s", prefix, infix, suffix);
+  void* address = dlsym(handle, symbol);
+  memcpy(function, &address, size);
+}
+
+static int open_reference(struct adc_error* error) {
+  if (reference_handle != NULL) return 0;
+  if (reference_path[0] == '\0')
+    return adc_fail(error, "no reference library to judge a round-trip library with");
+  reference_handle = dlopen(reference_path, RTLD_NOW | RTLD_LOCAL);
+  if (reference_handle == NULL) {
+    const char* reason = dlerror();
+    return adc_fail(error, "cannot load the reference library '%s' for the round trip: %s", reference_path,
+                    reason != NULL ? reason : "dlopen failed");
+  }
+#define LOOK_UP_REFERENCE(name, suffix, result, parameters, arguments) \
+  look_up(reference_handle, "adc_reference_", "", #suffix, &reference.name, sizeof(reference.name));
+  ADC_PLUGIN_ENTRY_POINTS(LOOK_UP_REFERENCE)
+#undef LOOK_UP_REFERENCE
+  return 0;
+}
+
+int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* lib,
+                            struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
+                            adc_entry_point_set* made, struct adc_error* error) {
+  *made = 0;
+#define LOOK_UP_ROUND_TRIP(name, result, parameters, arguments) \
+  look_up(handle, prefix, ADC_ROUND_TRIP_INFIX, #name, &lib->name, sizeof(lib->name));
+  ADC_ROUND_TRIP_ENTRY_POINTS(LOOK_UP_ROUND_TRIP)
+#undef LOOK_UP_ROUND_TRIP
+  adc_entry_point_set makes = adc_round_trip_makes(lib);
+  /* What the library has of the JSON ABI is called as it is. */
+  for (int i = 0; i < ADC_EP_COUNT; i++) {
+    if (present[i]) makes &= ~ADC_ENTRY_POINT_BIT(i);
+  }
+  if (makes == 0) return 0;
+  if (open_reference(error) != 0) return -1;
+  size_t slot = 0;
+  while (slot < n_slots && memcmp(&slots[slot], lib, sizeof(*lib)) != 0) slot++;
+  if (slot == SLOTS) return adc_fail(error, "more than %d round-trip libraries in one process", SLOTS);
+  if (slot == n_slots) slots[n_slots++] = *lib;
+    /* Each made entry point, as the library's own. */
+#define TAKE_MADE(name, suffix, result, parameters, arguments) \
+  if (makes & ADC_ENTRY_POINT_BIT(ADC_EP_##name)) {            \
+    functions->name = made_by_slot[slot]->name;                \
+    present[ADC_EP_##name] = functions->name != NULL;          \
+  }
+  ADC_PLUGIN_ENTRY_POINTS(TAKE_MADE)
+#undef TAKE_MADE
+  *made = makes;
+  return 0;
+}

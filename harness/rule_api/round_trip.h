@@ -1,0 +1,40 @@
+/* A library judged through the round-trip ABI (adc/plugin_abi.h,
+ * ADC_ROUND_TRIP_ENTRY_POINTS): the entry points of the JSON ABI it lacks
+ * are made from its Adopt and Export entry points and the reference
+ * library's, so that every rule calls it as it calls any library.  The
+ * reference plays the file's part alone: it exports the fixture as C
+ * structures for the library to adopt, and compares what the library
+ * exports back with the fixture (CONFORMANCE.md, "The round-trip ABI"). */
+#ifndef ADC_RULE_API_ROUND_TRIP_H
+#define ADC_RULE_API_ROUND_TRIP_H
+
+#include <stdbool.h>
+
+#include "adc/plugin_abi.h"
+#include "rule_api/entry_points.h"
+#include "support/error.h"
+
+/* The reference library the made entry points call, by path: set once,
+ * in the parent, before any library is opened (it is dlopened in the
+ * child processes only, as the library under test is). */
+void adc_round_trip_use_reference(const char* reference_path);
+
+/* Looks the round-trip entry points "<prefix>_RoundTrip_*" up in the
+ * dlopened `handle` into `round_trip` and, where it has any, makes the JSON
+ * ABI's entry points the library lacks (`present` false) of them: into
+ * `functions`, each marked present, the set of them in `*made`.  Returns
+ * 0, or -1 with a message where the reference library cannot be loaded or
+ * a library beyond the second needs it. */
+int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* round_trip,
+                            struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
+                            adc_entry_point_set* made, struct adc_error* error);
+
+/* The JSON ABI entry points that are made of round-trip ones where the
+ * library has `round_trip` (none where it has no Free), as a set. */
+adc_entry_point_set adc_round_trip_makes(const struct adc_round_trip_functions* round_trip);
+
+/* The round-trip entry points that make `entry_point` ("AdoptDeviceBatch,
+ * ExportDeviceBatch and Free"), or NULL where none does. */
+const char* adc_round_trip_making(enum adc_entry_point entry_point);
+
+#endif /* ADC_RULE_API_ROUND_TRIP_H */
