@@ -124,7 +124,9 @@ static void task_matches_fixture(struct adc_case_context* ctx) {
   struct adc_async_run* run = adc_async_run_to_release(ctx, &script);
   if (run == NULL) return;
   struct adc_async_observed seen = adc_async_snapshot(run);
-  if (seen.extract_failures > 0) {
+  if (seen.extracts_unwritten > 0) {
+    adc_violation(ctx, "extract_data returned 0 and wrote no array %d time(s)", seen.extracts_unwritten);
+  } else if (seen.extract_failures > 0) {
     adc_violation(ctx, "extract_data failed %d time(s), first with %d", seen.extract_failures,
                   seen.first_extract_failure);
   } else if (seen.tasks != ctx->fixture->n_batches) {

@@ -19,15 +19,6 @@
 #include "rule_api/stream_rows.h"
 #include "support/errno_value.h"
 
-/* Whether a callback pointer still holds the fill pattern: never written. */
-static bool unwritten(const void* member, size_t size) {
-  const unsigned char* bytes = member;
-  for (size_t i = 0; i < size; i++) {
-    if (bytes[i] != ADC_FILL_BYTE) return false;
-  }
-  return true;
-}
-
 static void callbacks_non_null(struct adc_case_context* ctx) {
   struct ArrowDeviceArrayStream* stream = adc_export_stream_raw(ctx);
   if (stream == NULL) return;
@@ -44,7 +35,7 @@ static void callbacks_non_null(struct adc_case_context* ctx) {
   for (size_t i = 0; i < sizeof(callbacks) / sizeof(callbacks[0]) && !ctx->has_verdict; i++) {
     if (callbacks[i].is_null) {
       adc_violation(ctx, "%s is NULL right after a successful export", callbacks[i].name);
-    } else if (unwritten(callbacks[i].member, sizeof(stream->release))) {
+    } else if (adc_output_unwritten(callbacks[i].member, sizeof(stream->release))) {
       adc_violation(ctx, "%s was never written: it still holds the harness's 0x%02X fill bytes",
                     callbacks[i].name, ADC_FILL_BYTE);
     }

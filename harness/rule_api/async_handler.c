@@ -249,6 +249,14 @@ static int on_next_task(struct ArrowAsyncDeviceStreamHandler* handler, struct Ar
     pthread_mutex_lock(&run->lock);
     if (code != 0 && seen->extract_failures++ == 0) seen->first_extract_failure = code;
     bool kept = code == 0 && index < run->n_slots && !run->script.extract_without_data;
+    /* A success that wrote nothing leaves the fill pattern, never to be
+     * called as a release (Arrow C++'s extract_data returns 0 where its
+     * device export failed). */
+    if (kept &&
+        adc_output_unwritten(&run->arrays[index]->array.release, sizeof(run->arrays[index]->array.release))) {
+      kept = false;
+      seen->extracts_unwritten++;
+    }
     if (kept) run->extracted[index] = true;
     if (index == run->script.reject_task) {
       run->rejected = true;

@@ -127,6 +127,9 @@ struct adc_async_observed {
   char error_metadata_problem[256]; /* "" unless the metadata is malformed */
   int first_extract_failure;        /* extract_data's first non-zero code; 0: none */
   int extract_failures;
+  /* extract_data returned 0 and left the array unwritten (its release
+   * still the fill pattern, ADC_FILL_BYTE): nothing was kept of it. */
+  int extracts_unwritten;
   /* Arrays kept whose sync_event was no live event of the case's device
    * when extract_data returned (checked inside on_next_task), the first
    * of them and what was wrong with its event. */

@@ -146,10 +146,18 @@ const char* adc_export_missing_batch(struct adc_case_context* ctx, int batch, ch
   if (!adc_output_slot_intact(ctx, out)) return NULL;
   if (message != NULL) return adc_library_text_checked(message, text, size, well_formed);
   /* Something was exported: give it back, unless release was never set. */
-  void (*unwritten)(struct ArrowArray*);
-  memset(&unwritten, ADC_FILL_BYTE, sizeof(unwritten));
-  if (out->array.release != NULL && out->array.release != unwritten) out->array.release(&out->array);
+  if (out->array.release != NULL && !adc_output_unwritten(&out->array.release, sizeof(out->array.release))) {
+    out->array.release(&out->array);
+  }
   return NULL;
+}
+
+bool adc_output_unwritten(const void* member, size_t size) {
+  const unsigned char* bytes = member;
+  for (size_t i = 0; i < size; i++) {
+    if (bytes[i] != ADC_FILL_BYTE) return false;
+  }
+  return true;
 }
 
 bool adc_bytes_allocated(struct adc_case_context* ctx, int64_t* bytes) {

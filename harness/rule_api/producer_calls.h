@@ -70,6 +70,10 @@ const struct adc_source_rules* adc_source_rules(enum adc_array_source source);
 void* adc_output_slot_new_filled(struct adc_case_context* ctx, size_t size, const char* structure,
                                  const char* entry_point);
 
+/* Whether the `size` bytes at `member` are all ADC_FILL_BYTE: a member of
+ * a filled slot the producer never wrote. */
+bool adc_output_unwritten(const void* member, size_t size);
+
 /* After a producer call into slot `out` returned `error`: `out`, or NULL
  * when the producer wrote outside the slot (crash) or declined to export
  * `what` (not_supported, with its message). */
