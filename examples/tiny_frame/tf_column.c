@@ -44,3 +44,11 @@ void tf_column_free(struct tf_column* column) {
   tf_buffer_unref(column->values);
   memset(column, 0, sizeof(*column));
 }
+
+char* tf_copy_bytes(const char* bytes, int64_t size) {
+  char* copy = malloc((size_t)size + 1);
+  if (copy == NULL) return NULL;
+  memcpy(copy, bytes, (size_t)size);
+  copy[size] = '\0';
+  return copy;
+}

@@ -65,6 +65,10 @@ struct tf_field {
   struct tf_field* children;
 };
 
+/* A NUL-terminated copy of `size` bytes (a field's name or metadata, which
+ * may hold NULs), owned by the caller; NULL when out of memory. */
+char* tf_copy_bytes(const char* bytes, int64_t size);
+
 void tf_field_free(struct tf_field* field);
 
 /* A column: `length` rows of one type.  `validity` is NULL where no row

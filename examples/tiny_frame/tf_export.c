@@ -36,14 +36,6 @@ static void release_schema(struct ArrowSchema* schema) {
   schema->release = NULL;
 }
 
-static char* copy_bytes(const char* bytes, int64_t size) {
-  char* copy = malloc((size_t)size + 1);
-  if (copy == NULL) return NULL;
-  memcpy(copy, bytes, (size_t)size);
-  copy[size] = '\0';
-  return copy;
-}
-
 /* Builds into `out` (which the caller may release on failure: every
  * structure gets its release callback before anything else). */
 static int build_schema(const struct tf_field* field, struct ArrowSchema* out) {
@@ -55,13 +47,13 @@ static int build_schema(const struct tf_field* field, struct ArrowSchema* out) {
   out->private_data = private_data;
   out->release = release_schema;
   if (field->name != NULL) {
-    if ((private_data->name = copy_bytes(field->name, (int64_t)strlen(field->name))) == NULL) {
+    if ((private_data->name = tf_copy_bytes(field->name, (int64_t)strlen(field->name))) == NULL) {
       return tf_fail("tiny_frame is out of memory");
     }
     out->name = private_data->name;
   }
   if (field->metadata != NULL) {
-    if ((private_data->metadata = copy_bytes(field->metadata, field->metadata_size)) == NULL) {
+    if ((private_data->metadata = tf_copy_bytes(field->metadata, field->metadata_size)) == NULL) {
       return tf_fail("tiny_frame is out of memory");
     }
     out->metadata = private_data->metadata;

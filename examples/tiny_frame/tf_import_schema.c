@@ -6,14 +6,6 @@
 #include "tf_error.h"
 #include "tf_import.h"
 
-static char* copy_bytes(const char* bytes, int64_t size) {
-  char* copy = malloc((size_t)size + 1);
-  if (copy == NULL) return NULL;
-  memcpy(copy, bytes, (size_t)size);
-  copy[size] = '\0';
-  return copy;
-}
-
 static int32_t read_int32(const char* bytes) {
   int32_t value;
   memcpy(&value, bytes, sizeof(value));
@@ -53,13 +45,14 @@ int tf_field_from_schema(const struct ArrowSchema* schema, struct tf_field* out)
   }
   out->type = type->type;
   out->nullable = (schema->flags & ARROW_FLAG_NULLABLE) != 0;
-  if (schema->name != NULL && (out->name = copy_bytes(schema->name, (int64_t)strlen(schema->name))) == NULL) {
+  if (schema->name != NULL &&
+      (out->name = tf_copy_bytes(schema->name, (int64_t)strlen(schema->name))) == NULL) {
     return tf_fail("tiny_frame is out of memory");
   }
   if (schema->metadata != NULL) {
     out->metadata_size = metadata_size(schema->metadata);
     if (out->metadata_size < 0) return tf_fail("field '%s' has metadata with a negative length", name);
-    if ((out->metadata = copy_bytes(schema->metadata, out->metadata_size)) == NULL) {
+    if ((out->metadata = tf_copy_bytes(schema->metadata, out->metadata_size)) == NULL) {
       return tf_fail("tiny_frame is out of memory");
     }
   }

@@ -39,6 +39,14 @@ static bool harness_sanitized(void) {
 #endif
 }
 
+/* Whether the harness runs under Valgrind however it was started
+ * (ci/valgrind-reference.sh runs `valgrind adc-conform ...`, not
+ * --valgrind): Valgrind preloads its own libraries into the client. */
+static bool under_valgrind(void) {
+  const char* preload = getenv("LD_PRELOAD");
+  return preload != NULL && strstr(preload, "vgpreload") != NULL;
+}
+
 /* --isolation as it takes effect: auto is shared, but a process per case
  * under a memory checker or a sanitizer, whose report comes as a process
  * ends (or, for a race, whenever it shows) and must name one case. */
@@ -93,6 +101,8 @@ static int settle_session(const struct adc_options* options, struct adc_session*
   session->process_log_dir = adc_memcheck_log_dir();
   session->jobs = options->jobs;
   session->isolation = effective_isolation(options->isolation, session->harness_wrapper != NULL);
+  session->processes_start_slowly =
+      session->harness_wrapper != NULL || harness_sanitized() || under_valgrind();
   session->covering_fixtures = options->covering_fixtures;
   session->memory_limit_mib = (size_t)options->memory_limit_mib;
   session->device_option = options->device;

@@ -99,6 +99,10 @@ struct adc_session {
   /* What the harness, and so every case's process, runs under (--valgrind,
    * --preload), in words for the report; NULL when nothing. */
   const char* harness_wrapper;
+  /* Every process of the run starts slowly: under a wrapper (above), under
+   * Valgrind however started, or in a sanitizer build of the harness.  Each rule is then not judged as a
+   * process's first call, only each entry point (adc_task.family_judged_first). */
+  bool processes_start_slowly;
   /* Where a wrapper of the harness logs each process apart, as
    * adc_process_log_path names it (--valgrind); NULL when none. */
   const char* process_log_dir;
