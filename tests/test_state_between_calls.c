@@ -187,8 +187,22 @@ END_TEST
  * (adc_task.family_judged_first); with entry points alone, every stream
  * case after a batch case on simulated:1 passed in prepared processes. */
 START_TEST(a_current_device_kept_per_thread_ends_alike_in_both_isolations) {
+#if defined(ADC_SANITIZE_ADDRESS) || defined(ADC_SANITIZE_THREAD)
+  /* A sanitizer build's processes start slowly: entry points alone are
+   * judged first there (CONFORMANCE.md, "Prepared processes"), so the
+   * stream cases after a batch case in a prepared process may pass, as
+   * the order meets them; alone, the defect is seen. */
+  const char* args[] = {
+      "--producer", DEVICE_IS_PER_THREAD,          "--prefix",    "misbehaving", "--device", "simulated:1",
+      "--filter",   "simulated:1/device_stream.*", "--isolation", "case",        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL && exit_code == 1, "alone, the defect was not seen (exit %d)", exit_code);
+  cJSON_Delete(report);
+#else
   ends_alike_in_both_isolations(DEVICE_IS_PER_THREAD, "simulated:1", "simulated:1/device_stream.*",
                                 "simulated:1/device_array.*", "fail", 20);
+#endif
 }
 END_TEST
 
