@@ -29,10 +29,9 @@ struct adc_library {
   /* What it does around a fork, where it may be loaded once and forked
    * after (adc/fork_protocol.h); NULL members where it lacks a step. */
   struct adc_fork_protocol fork_protocol;
-  /* Its round-trip entry points (NULL members where absent), and the
-   * entry points of the JSON ABI made of them (rule_api/round_trip.h). */
+  /* Its round-trip entry points (NULL members where absent), of which the
+   * JSON ABI's it lacks are made (rule_api/round_trip.h). */
   struct adc_round_trip_functions round_trip;
-  adc_entry_point_set made_by_round_trip;
 };
 
 /* dlopen `path` and look every entry point up, those of the JSON ABI it

@@ -299,7 +299,8 @@ static const struct adc_plugin_functions* const made_by_slot[SLOTS] = {&made_0, 
   X(ExportFailingAsyncFromJson, AdoptDeviceStream, ExportAsync)                \
   X(ImportAsyncAndCompareToJson, AdoptAsync, ExportDeviceStream)
 
-adc_entry_point_set adc_round_trip_makes(const struct adc_round_trip_functions* lib) {
+/* The JSON ABI entry points the round-trip ones of `lib` make (none without Free). */
+static adc_entry_point_set round_trip_makes(const struct adc_round_trip_functions* lib) {
   if (lib->Free == NULL) return 0;
   adc_entry_point_set set = 0;
 #define MADE_IF_PRESENT(made, adopt, export) \
@@ -349,13 +350,12 @@ static int open_reference(struct adc_error* error) {
 
 int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* lib,
                             struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
-                            adc_entry_point_set* made, struct adc_error* error) {
-  *made = 0;
+                            struct adc_error* error) {
 #define LOOK_UP_ROUND_TRIP(name, result, parameters, arguments) \
   look_up(handle, prefix, ADC_ROUND_TRIP_INFIX, #name, &lib->name, sizeof(lib->name));
   ADC_ROUND_TRIP_ENTRY_POINTS(LOOK_UP_ROUND_TRIP)
 #undef LOOK_UP_ROUND_TRIP
-  adc_entry_point_set makes = adc_round_trip_makes(lib);
+  adc_entry_point_set makes = round_trip_makes(lib);
   /* What the library has of the JSON ABI is called as it is. */
   for (int i = 0; i < ADC_EP_COUNT; i++) {
     if (present[i]) makes &= ~ADC_ENTRY_POINT_BIT(i);
@@ -374,6 +374,5 @@ int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_t
   }
   ADC_PLUGIN_ENTRY_POINTS(TAKE_MADE)
 #undef TAKE_MADE
-  *made = makes;
   return 0;
 }

@@ -22,16 +22,12 @@ void adc_round_trip_use_reference(const char* reference_path);
 /* Looks the round-trip entry points "<prefix>_RoundTrip_*" up in the
  * dlopened `handle` into `round_trip` and, where it has any, makes the JSON
  * ABI's entry points the library lacks (`present` false) of them: into
- * `functions`, each marked present, the set of them in `*made`.  Returns
- * 0, or -1 with a message where the reference library cannot be loaded or
- * a library beyond the second needs it. */
+ * `functions`, each marked present.  Returns 0, or -1 with a message where
+ * the reference library cannot be loaded or a library beyond the second
+ * needs it. */
 int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* round_trip,
                             struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
-                            adc_entry_point_set* made, struct adc_error* error);
-
-/* The JSON ABI entry points that are made of round-trip ones where the
- * library has `round_trip` (none where it has no Free), as a set. */
-adc_entry_point_set adc_round_trip_makes(const struct adc_round_trip_functions* round_trip);
+                            struct adc_error* error);
 
 /* The round-trip entry points that make `entry_point` ("AdoptDeviceBatch,
  * ExportDeviceBatch and Free"), or NULL where none does. */
