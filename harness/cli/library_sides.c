@@ -45,7 +45,8 @@ int adc_settle_side(const char* role, const char* given, const char* side_prefix
     /* The shim is the library; --prefix names a library's own prefix, which
      * the shim's is not the user's to choose. */
     if (adc_settle_python_side(role, given, side->path, sizeof(side->path), error) != 0) return -1;
-    snprintf(side->prefix, sizeof(side->prefix), "%s", ADC_PYTHON_SHIM_PREFIX);
+    snprintf(side->prefix, sizeof(side->prefix), "%s",
+             strcmp(role, "consumer") == 0 ? ADC_PYTHON_SHIM_CONSUMER_PREFIX : ADC_PYTHON_SHIM_PREFIX);
     side->is_python = true;
   } else {
     const char* prefix = side_prefix ? side_prefix : shared_prefix;

@@ -20,7 +20,10 @@
 #include "support/error.h"
 
 #define ADC_PYTHON_SIDE_SCHEME "python:"
+/* The shim's prefixes (harness/python): the producer's JSON entry points,
+ * and the consumer's round-trip ones (python_consumer.c). */
 #define ADC_PYTHON_SHIM_PREFIX "adc_python"
+#define ADC_PYTHON_SHIM_CONSUMER_PREFIX "adc_python_consumer"
 
 /* Whether `given` (--producer, --consumer) names a Python library. */
 bool adc_is_python_side(const char* given);

@@ -37,3 +37,11 @@ EXPORT void adc_python_AfterForkInChild(void) {
   adc_py.PyOS_AfterFork_Child();
   adc_py.PyGILState_Release(lock_before_fork);
 }
+
+/* The consumer's side of the shim (python_consumer.c) has its own prefix:
+ * the same steps, at the same addresses, so that a process with both
+ * sides runs each step once (runner/preload_server.c). */
+EXPORT void adc_python_consumer_BeforeFork(void) __attribute__((alias("adc_python_BeforeFork")));
+EXPORT void adc_python_consumer_AfterForkInParent(void)
+    __attribute__((alias("adc_python_AfterForkInParent")));
+EXPORT void adc_python_consumer_AfterForkInChild(void) __attribute__((alias("adc_python_AfterForkInChild")));

@@ -8,9 +8,9 @@
 
 #include "adc/arrow_c_abi.h"
 #include "cpu_stream_view.h"
-#include "fixture_source.h"
 #include "held_stream.h"
 #include "interface_capsules.h"
+#include "schema_copy.h"
 #include "shim_object.h"
 
 #define STATE_CAPSULE "adc_python.handover"
@@ -36,7 +36,9 @@ struct adc_handover {
   enum handover_kind kind;
   py_object* data; /* the capsule around the harness's structure, until given out */
   bool closed;     /* its Import returned */
-  char json_path[];
+  /* The schema of a batch's pair, copied for each call (release NULL
+   * where none: a schema's or a stream's handover). */
+  struct ArrowSchema schema;
 };
 
 /* What exports the current Import's input again (adc/export_again.h): the
@@ -114,10 +116,22 @@ static py_object* give_out(struct adc_handover* state) {
   return data;
 }
 
-/* (the fixture's schema, the harness's structure). */
+/* A capsule around a copy of the batch's schema. */
+static py_object* schema_capsule(const struct adc_handover* state) {
+  void* schema;
+  py_object* capsule = adc_python_new_capsule(sizeof(struct ArrowSchema), "arrow_schema",
+                                              adc_python_release_schema_capsule, &schema);
+  if (capsule != NULL && adc_schema_copy(&state->schema, schema) != 0) {
+    adc_py.Py_DecRef(capsule);
+    return raise("out of memory");
+  }
+  return capsule;
+}
+
+/* (the batch's schema, the harness's structure). */
 static py_object* pair(struct adc_handover* state) {
   if (state->closed) return give_out(state);
-  py_object* schema = adc_fixture_schema_capsule(state->json_path);
+  py_object* schema = schema_capsule(state);
   if (schema == NULL) return NULL;
   py_object* data = give_out(state);
   py_object* result = data != NULL ? adc_py.PyTuple_New(2) : NULL;
@@ -140,11 +154,11 @@ static py_object* schema_method(py_object* self, py_object* arguments, py_object
   return give_out(state_of(self));
 }
 
-static py_object* fixture_schema_method(py_object* self, py_object* arguments, py_object* keywords) {
+static py_object* batch_schema_method(py_object* self, py_object* arguments, py_object* keywords) {
   (void)arguments, (void)keywords;
   struct adc_handover* state = state_of(self);
   if (state->closed) return give_out(state);
-  return adc_fixture_schema_capsule(state->json_path);
+  return schema_capsule(state);
 }
 
 static py_object* pair_method(py_object* self, py_object* arguments, py_object* keywords) {
@@ -220,13 +234,13 @@ static py_c_function as_c_function(keywords_function function) {
 #define KEYWORDS (PY_METH_VARARGS | PY_METH_KEYWORDS)
 static struct py_method_def schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
                                           "The harness's schema, as a PyCapsule."};
-static struct py_method_def fixture_schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
-                                                  "The fixture's schema, as a PyCapsule."};
+static struct py_method_def batch_schema_def = {"__arrow_c_schema__", NULL, KEYWORDS,
+                                                "The batch's schema, as a PyCapsule."};
 static struct py_method_def array_def = {"__arrow_c_array__", NULL, KEYWORDS,
-                                         "(the fixture's schema, the harness's array) as PyCapsules."};
+                                         "(the batch's schema, the harness's array) as PyCapsules."};
 static struct py_method_def device_array_def = {
     "__arrow_c_device_array__", NULL, KEYWORDS,
-    "(the fixture's schema, the harness's device array) as PyCapsules."};
+    "(the batch's schema, the harness's device array) as PyCapsules."};
 static struct py_method_def device_stream_def = {"__arrow_c_device_stream__", NULL, KEYWORDS,
                                                  "The harness's device stream, as a PyCapsule."};
 static struct py_method_def stream_def = {"__arrow_c_stream__", NULL, KEYWORDS,
@@ -237,7 +251,7 @@ static struct py_method_def schema_stream_def = {"__arrow_c_stream__", NULL, KEY
 static void set_functions(void) {
   if (schema_def.ml_meth != NULL) return;
   schema_def.ml_meth = as_c_function(schema_method);
-  fixture_schema_def.ml_meth = as_c_function(fixture_schema_method);
+  batch_schema_def.ml_meth = as_c_function(batch_schema_method);
   array_def.ml_meth = as_c_function(pair_method);
   device_array_def.ml_meth = as_c_function(pair_method);
   device_stream_def.ml_meth = as_c_function(device_stream_method);
@@ -265,11 +279,10 @@ static int add_methods(py_object* members, enum handover_kind kind, bool on_cpu,
     case HANDOVER_SCHEMA:
       return add_method(members, &schema_def, self) == 0 ? add_method(members, &schema_stream_def, self) : -1;
     case HANDOVER_BATCH:
-      return add_method(members, &fixture_schema_def, self) == 0 ? add_method(members, &array_def, self) : -1;
+      return add_method(members, &batch_schema_def, self) == 0 ? add_method(members, &array_def, self) : -1;
     case HANDOVER_DEVICE_BATCH:
-      return add_method(members, &fixture_schema_def, self) == 0
-                 ? add_method(members, &device_array_def, self)
-                 : -1;
+      return add_method(members, &batch_schema_def, self) == 0 ? add_method(members, &device_array_def, self)
+                                                               : -1;
     case HANDOVER_DEVICE_STREAM:
       if (add_method(members, &device_stream_def, self) != 0) return -1;
       return on_cpu ? add_method(members, &stream_def, self) : 0;
@@ -278,39 +291,37 @@ static int add_methods(py_object* members, enum handover_kind kind, bool on_cpu,
 }
 
 /* Wraps `data` (a capsule around the harness's structure, or NULL where it
- * could not be made: the structure is then released by the caller). */
-static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu, const char* json_path,
-                           int num_batch, struct adc_handover** state_out) {
+ * could not be made: the structure is then released by the caller), with
+ * `schema` (moved in; NULL for none) as its batch's schema. */
+static py_object* handover(enum handover_kind kind, py_object* data, bool on_cpu, struct ArrowSchema* schema,
+                           struct adc_handover** state_out) {
   static const char* const kinds[] = {"schema", "batch", "device_batch", "device_stream"};
   static const char* const names[] = {"HarnessSchema", "HarnessBatch", "HarnessDeviceBatch",
                                       "HarnessDeviceStream"};
-  if (data == NULL) return NULL;
-  set_functions();
-  size_t length = strlen(json_path);
-  struct adc_handover* state = calloc(1, sizeof(*state) + length + 1);
+  static const char* const descriptions[] = {
+      "the harness's export of a schema", "the harness's export of a batch",
+      "the harness's export of a batch on a device", "the harness's export of a stream"};
+  struct adc_handover* state = data != NULL ? calloc(1, sizeof(*state)) : NULL;
   py_object* self = state != NULL ? adc_py.PyCapsule_New(state, STATE_CAPSULE, free_state) : NULL;
   if (self == NULL) {
     free(state);
+    if (schema != NULL) schema->release(schema);
+    if (data == NULL) return NULL;
     adc_py.Py_DecRef(data);
     return raise("out of memory");
   }
+  set_functions();
   state->kind = kind;
   state->data = data;
-  memcpy(state->json_path, json_path, length + 1);
+  if (schema != NULL) {
+    memcpy(&state->schema, schema, sizeof(*schema));
+    schema->release = NULL;
+  }
   py_object* members = adc_py.PyDict_New();
   py_object* object = NULL;
   if (members != NULL && add_methods(members, kind, on_cpu, self) == 0 &&
-      add_value(members, "kind", adc_py.PyUnicode_FromString(kinds[kind])) == 0 &&
-      add_value(members, "fixture", adc_py.PyUnicode_FromString(json_path)) == 0) {
-    char description[4160]; /* a path of up to 4096 bytes, and the words around it */
-    if (kind == HANDOVER_SCHEMA || kind == HANDOVER_DEVICE_STREAM) {
-      snprintf(description, sizeof(description), "the harness's export of %s of %s",
-               kind == HANDOVER_SCHEMA ? "the schema" : "every batch", json_path);
-    } else {
-      snprintf(description, sizeof(description), "the harness's export of batch %d of %s", num_batch,
-               json_path);
-    }
-    object = adc_python_instantiate(names[kind], description, members);
+      add_value(members, "kind", adc_py.PyUnicode_FromString(kinds[kind])) == 0) {
+    object = adc_python_instantiate(names[kind], descriptions[kind], members);
   }
   if (members != NULL) adc_py.Py_DecRef(members);
   if (object == NULL) {
@@ -343,42 +354,41 @@ static py_object* data_capsule(void* structure, size_t size, size_t release_offs
   return capsule;
 }
 
-py_object* adc_handover_schema(void* structure, const char* json_path, int num_batch,
-                               struct adc_handover** state) {
-  py_object* data = data_capsule(structure, sizeof(struct ArrowSchema), offsetof(struct ArrowSchema, release),
+py_object* adc_handover_schema(struct ArrowSchema* schema, struct adc_handover** state) {
+  py_object* data = data_capsule(schema, sizeof(struct ArrowSchema), offsetof(struct ArrowSchema, release),
                                  "arrow_schema", adc_python_release_schema_capsule);
-  return handover(HANDOVER_SCHEMA, data, true, json_path, num_batch, state);
+  return handover(HANDOVER_SCHEMA, data, true, NULL, state);
 }
 
-py_object* adc_handover_batch(void* structure, const char* json_path, int num_batch,
+py_object* adc_handover_batch(struct ArrowSchema* schema, struct ArrowArray* batch,
                               struct adc_handover** state) {
-  py_object* data = data_capsule(structure, sizeof(struct ArrowArray), offsetof(struct ArrowArray, release),
+  py_object* data = data_capsule(batch, sizeof(struct ArrowArray), offsetof(struct ArrowArray, release),
                                  "arrow_array", adc_python_release_array_capsule);
-  return handover(HANDOVER_BATCH, data, true, json_path, num_batch, state);
+  return handover(HANDOVER_BATCH, data, true, schema, state);
 }
 
-py_object* adc_handover_device_batch(void* structure, const char* json_path, int num_batch,
+py_object* adc_handover_device_batch(struct ArrowSchema* schema, struct ArrowDeviceArray* batch,
                                      struct adc_handover** state) {
   py_object* data =
-      data_capsule(structure, sizeof(struct ArrowDeviceArray),
+      data_capsule(batch, sizeof(struct ArrowDeviceArray),
                    offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release),
                    "arrow_device_array", adc_python_release_device_array_capsule);
-  return handover(HANDOVER_DEVICE_BATCH, data, true, json_path, num_batch, state);
+  return handover(HANDOVER_DEVICE_BATCH, data, true, schema, state);
 }
 
-py_object* adc_handover_device_stream(void* structure, const char* json_path, int num_batch,
-                                      struct adc_handover** state) {
+py_object* adc_handover_device_stream(struct ArrowDeviceArrayStream* stream, struct adc_handover** state) {
   /* The interface's stream of the C Data Interface is CPU data only
    * ("The absence of the device version methods implies CPU-only data"). */
-  bool on_cpu = ((struct ArrowDeviceArrayStream*)structure)->device_type == ARROW_DEVICE_CPU;
-  py_object* data = data_capsule(structure, sizeof(struct ArrowDeviceArrayStream),
+  bool on_cpu = stream->device_type == ARROW_DEVICE_CPU;
+  py_object* data = data_capsule(stream, sizeof(struct ArrowDeviceArrayStream),
                                  offsetof(struct ArrowDeviceArrayStream, release),
                                  "arrow_device_array_stream", adc_python_release_device_stream_capsule);
-  return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, json_path, num_batch, state);
+  return handover(HANDOVER_DEVICE_STREAM, data, on_cpu, NULL, state);
 }
 
 void adc_handover_close(struct adc_handover* state) {
   state->closed = true;
+  if (state->schema.release != NULL) state->schema.release(&state->schema);
   py_object* data = state->data;
   state->data = NULL;
   if (data != NULL) adc_py.Py_DecRef(data);

@@ -622,3 +622,11 @@ done:;
   adc_python_leave(gil);
   return failure;
 }
+
+/* The consumer's side of the shim (python_consumer.c, its own prefix)
+ * keeps its own model too (rule_api/library.h: keeps_own_model). */
+EXPORT const char* adc_python_consumer_PyCapsuleProbe(const char* json_path, int num_batch,
+                                                      enum adc_pycapsule_method method,
+                                                      enum adc_pycapsule_probe probe,
+                                                      struct adc_pycapsule_observation* out)
+    __attribute__((alias("adc_python_PyCapsuleProbe")));

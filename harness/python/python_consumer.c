@@ -1,38 +1,44 @@
-/* The plugin ABI's consumer entry points (prefix adc_python) for a Python
- * library under test, reached through the Arrow PyCapsule Interface
- * (docs/source/format/CDataInterface/PyCapsuleInterface.rst in
- * apache/arrow).  Each entry point wraps the structure the harness hands
- * over in a "handover" object (harness_export.h) whose interface method
- * gives it out in a capsule of the interface's name, calls the function
- * named by ADC_PYTHON_CONSUMER ("MODULE:FUNCTION") with that object, and
- * imports what the function returns back through the same interface:
+/* The round-trip entry points (adc/plugin_abi.h, prefix adc_python) that
+ * judge a Python library as a consumer, reached through the Arrow
+ * PyCapsule Interface (docs/source/format/CDataInterface/PyCapsuleInterface.rst
+ * in apache/arrow), under a prefix of their own, adc_python_consumer, so
+ * that what the harness makes of them serves the consumer's role alone
+ * (the producer's entry points are adc_python's; the steps both share,
+ * aliased: fork_protocol.c, pycapsule_probe.c, python_producer.c's
+ * BytesAllocated).  The Python library is a round-trip library like any
+ * other: its function (ADC_PYTHON_CONSUMER, "MODULE:FUNCTION") is the
+ * Adopt, the object it returns the held object, that object's interface
+ * methods the Exports, and dropping it Free.  The harness makes the JSON
+ * ABI's Import entry points of them and compares what comes back with the
+ * fixture by value (harness/rule_api/round_trip.c, values_back.h): the
+ * shim reads no fixture.
  *
- *   Import entry point                 the handover has          the result is asked for
- *   ImportSchemaAndCompareToJson       __arrow_c_schema__ (+     __arrow_c_schema__, else the schema of
- *                                      __arrow_c_stream__)       its __arrow_c_stream__
- *   ImportBatchAndCompareToJson        __arrow_c_array__         __arrow_c_array__, else its stream
- *   ImportDeviceBatchAndCompareToJson  __arrow_c_device_array__  __arrow_c_device_array__, else
- *                                                                __arrow_c_array__, else its stream
- *   ImportDeviceStreamAndCompareToJson __arrow_c_device_stream__ __arrow_c_device_stream__, else
- *                                      (+ __arrow_c_stream__     __arrow_c_stream__
- *                                      on the CPU)
- * ("its stream": __arrow_c_device_stream__ or __arrow_c_stream__, for a
- * result that holds a batch as a table does: a data frame, a relation).
+ *   Adopt             the function is given a handover   Export asks the result for
+ *   AdoptSchema       __arrow_c_schema__ (+ __arrow_c_   ExportSchema: __arrow_c_schema__, else
+ *                     stream__)                          the schema of its __arrow_c_stream__
+ *   AdoptBatch        __arrow_c_array__                  ExportDeviceStream: its batch
+ *   AdoptDeviceBatch  __arrow_c_device_array__           (__arrow_c_device_array__ where it
+ *                                                        adopted one, else __arrow_c_array__)
+ *                                                        as a stream of one batch, else its
+ *                                                        stream (a data frame, a relation)
+ *   AdoptDeviceStream __arrow_c_device_stream__ (+       ExportDeviceStream:
+ *                     __arrow_c_stream__ on the CPU)     __arrow_c_device_stream__, else
+ *                                                        __arrow_c_stream__
+ * ExportBatch and ExportDeviceBatch give the batch itself: its array
+ * method's, else the one array of its stream.
  *
- * What comes back is the library's own model of what it imported, and is
- * compared with the fixture by value (result_values.h, arrow_logical.h):
- * a Python library that drops, alters or retypes the values it imported
- * fails the comparison, and the comparison's message is the entry
- * point's; one that keeps them in another representation (string views,
- * decoded dictionaries, other batches) does not.
-
+ * What comes back is the library's own model of what it imported: a
+ * Python library that drops, alters or retypes the values it imported
+ * fails the comparison; one that keeps them in another representation
+ * (string views, decoded dictionaries, other batches) does not.
+ *
  * The consumer rules judge the structure the harness handed over, which
  * only the Python library touches: they see its import (pyarrow's
  * ImportRecordBatch ...) and its release, through whatever Python objects
- * hold it, once the shim has dropped its references to the handover and the
- * result.  The shim holds nothing after it returns (but a stream view a
- * library keeps unreleased: harness_export.h).  A Python exception is
- * the entry point's message, the traceback's last line. */
+ * hold it, once Free has dropped the shim's references to the handover and
+ * the result.  The shim holds nothing after Free (but a stream view a
+ * library keeps unreleased: harness_export.h).  A Python exception is the
+ * entry point's message, the traceback's last line. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -41,8 +47,8 @@
 
 #include "adc/plugin_abi.h"
 #include "harness_export.h"
+#include "held_stream.h"
 #include "python_runtime.h"
-#include "result_values.h"
 #include "stream_as_device_stream.h"
 #include "stream_schema.h"
 
@@ -52,55 +58,72 @@
 /* Kept until the same thread's next call (plugin_abi.h's convention). */
 static _Thread_local char message[2048];
 
-/* One import: the GIL held from begin to end. */
-struct import {
-  bool entered;
-  int gil;
-  py_object* handover; /* what the function is given */
+/* What an Adopt made: the function's result over the handover. */
+enum adopted { ADOPTED_SCHEMA, ADOPTED_BATCH, ADOPTED_DEVICE_BATCH, ADOPTED_STREAM };
+struct held {
+  enum adopted adopted;
+  py_object* handover; /* what the function was given */
   struct adc_handover* state;
   py_object* result; /* what it returned */
+};
+
+/* One Export: the GIL held from begin to end. */
+struct import {
+  int gil;
+  py_object* result; /* borrowed from the held object */
   py_object* method; /* what the result's interface method returned */
 };
 
-/* Starts the interpreter if needed, wraps the harness's structure (whose
- * ownership `wrap` takes, even when it fails) and calls the function;
- * false with `message` set otherwise.  Where the interpreter cannot start,
- * `release` gives the structure back to its producer, as an Import must
- * (plugin_abi.h: released when it returns, whether it succeeded or not). */
-static bool begin(struct import* import, py_object* (*wrap)(void*, const char*, int, struct adc_handover**),
-                  void* structure, void (*release)(void*), const char* json_path, int num_batch) {
-  memset(import, 0, sizeof(*import));
-  if (adc_python_enter(&import->gil, message, sizeof(message)) != 0) {
-    release(structure);
-    return false;
-  }
-  import->entered = true;
-  import->handover = wrap(structure, json_path, num_batch, &import->state);
-  if (import->handover == NULL) {
+/* After the handover was made (NULL where it could not be, the structure
+ * released), calls the function with it and holds what it returned in a
+ * new held object; gives the GIL back. */
+static const char* adopted(int gil, enum adopted kind, py_object* handover, struct adc_handover* state,
+                           void** held_out) {
+  if (handover == NULL) {
     adc_python_error_line("wrapping the harness's export for the consumer", message, sizeof(message));
-    return false;
+    adc_python_leave(gil);
+    return message;
   }
-  import->result =
-      adc_python_call_factory(FUNCTION_VARIABLE, import->handover, NULL, message, sizeof(message));
-  return import->result != NULL;
+  py_object* result = adc_python_call_factory(FUNCTION_VARIABLE, handover, NULL, message, sizeof(message));
+  struct held* held = result != NULL ? calloc(1, sizeof(*held)) : NULL;
+  if (held == NULL) {
+    if (result != NULL) {
+      adc_py.Py_DecRef(result);
+      snprintf(message, sizeof(message), "out of memory");
+    }
+    adc_handover_close(state); /* releases a structure the library never took */
+    adc_py.Py_DecRef(handover);
+    adc_python_leave(gil);
+    return message;
+  }
+  *held = (struct held){kind, handover, state, result};
+  *held_out = held;
+  adc_python_leave(gil);
+  return NULL;
 }
 
-/* Drops every reference the shim holds, the handover last: a structure the
- * function never took is released by its capsule's destructor then (the
- * interface's "Lifetime Semantics"), and one the library imported by the
- * library's own objects as they die. */
+/* Takes the GIL for an Adopt; false with `message` set, and `structure`
+ * given back to its producer with `release`, where the interpreter cannot
+ * start (an Adopt takes ownership whether it succeeds or not). */
+static bool enter_to_adopt(int* gil, void* structure, void (*release)(void*)) {
+  if (adc_python_enter(gil, message, sizeof(message)) == 0) return true;
+  release(structure);
+  return false;
+}
+
+static bool begin(struct import* import, void* held) {
+  memset(import, 0, sizeof(*import));
+  if (adc_python_enter(&import->gil, message, sizeof(message)) != 0) return false;
+  import->result = ((struct held*)held)->result;
+  return true;
+}
+
 static const char* end(struct import* import, bool ok) {
-  if (!import->entered) return message;
+  if (import->result == NULL) return message;
   if (import->method != NULL) adc_py.Py_DecRef(import->method);
-  if (import->result != NULL) adc_py.Py_DecRef(import->result);
-  if (import->handover != NULL) {
-    adc_handover_close(import->state);
-    adc_py.Py_DecRef(import->handover);
-  }
   adc_python_leave(import->gil);
   return ok ? NULL : message;
 }
-
 /* The size of the structure method `name` gives (its capsule's, the
  * second of a pair's). */
 static size_t structure_size(const char* name) {
@@ -161,13 +184,6 @@ static bool take(py_object* capsule, const char* name, void* out, size_t size, s
   return true;
 }
 
-/* The verdict on what came back (result_values.h), into `message`. */
-static bool compared(const char* error) {
-  if (error == NULL) return true;
-  snprintf(message, sizeof(message), "what the consumer imported differs from the fixture: %s", error);
-  return false;
-}
-
 static void release_schema(void* schema) {
   ((struct ArrowSchema*)schema)->release(schema);
 }
@@ -184,7 +200,7 @@ static void release_device_stream(void* stream) {
 
 /* adc/export_again.h: the harness offers its input again around each
  * Import; the handover hands it to a library that asks twice. */
-EXPORT void adc_python_SetExportAgain(adc_export_again_function export_again, void* context) {
+EXPORT void adc_python_consumer_SetExportAgain(adc_export_again_function export_again, void* context) {
   adc_handover_offer_again(export_again, context);
 }
 
@@ -202,15 +218,6 @@ static bool take_schema(struct import* import, struct ArrowSchema* back) {
          take(import->method, "arrow_array_stream", &stream, sizeof(stream),
               offsetof(struct ArrowArrayStream, release)) &&
          adc_python_schema_of_stream(&stream, back, "the consumer's result", message, sizeof(message));
-}
-
-EXPORT const char* adc_python_CDataIntegration_ImportSchemaAndCompareToJson(const char* json_path,
-                                                                            struct ArrowSchema* schema) {
-  struct import import;
-  struct ArrowSchema back;
-  bool ok = begin(&import, adc_handover_schema, schema, release_schema, json_path, 0) &&
-            take_schema(&import, &back) && compared(adc_result_schema_differs(json_path, &back));
-  return end(&import, ok);
 }
 
 /* The result's data as a device stream on the CPU: __arrow_c_device_stream__
@@ -237,72 +244,194 @@ static bool take_device_stream(struct import* import, struct ArrowDeviceArrayStr
   return true;
 }
 
-/* The result of a batch's import compared with the batch: through the
- * first of its methods, __arrow_c_device_array__ (where the handover was a
- * device array), __arrow_c_array__, else its stream (a data frame, a
- * relation: "Tables / DataFrames and streams can implement"
- * __arrow_c_stream__ alone), whose rows together must be the batch's. */
-static bool batch_compared(struct import* import, const char* json_path, int num_batch, bool device) {
-  const char* name = device && adc_python_has_method(import->result, "__arrow_c_device_array__")
-                         ? "__arrow_c_device_array__"
-                         : "__arrow_c_array__";
-  if (!adc_python_has_method(import->result, name) &&
-      (adc_python_has_method(import->result, "__arrow_c_stream__") ||
-       adc_python_has_method(import->result, "__arrow_c_device_stream__"))) {
-    struct ArrowDeviceArrayStream stream;
-    return take_device_stream(import, &stream) &&
-           compared(adc_result_stream_differs(json_path, num_batch, &stream));
-  }
-  struct ArrowSchema schema;
-  if (!call_result_method(import, name) || !take(item_of_pair(import, name, 0), "arrow_schema", &schema,
-                                                 sizeof(schema), offsetof(struct ArrowSchema, release))) {
+/* The (schema, array) pair of the result's method `name`
+ * (__arrow_c_array__ or __arrow_c_device_array__): the schema into
+ * `schema`, the array into `batch` (an ArrowArray's becoming a device array
+ * on the CPU, only the CPU's members added). */
+static bool take_pair(struct import* import, const char* name, struct ArrowSchema* schema,
+                      struct ArrowDeviceArray* batch) {
+  if (!call_result_method(import, name) || !take(item_of_pair(import, name, 0), "arrow_schema", schema,
+                                                 sizeof(*schema), offsetof(struct ArrowSchema, release))) {
     return false;
   }
-  struct ArrowDeviceArray back;
-  memset(&back, 0, sizeof(back));
-  back.device_type = ARROW_DEVICE_CPU;
+  memset(batch, 0, sizeof(*batch));
+  batch->device_type = ARROW_DEVICE_CPU;
+  batch->device_id = -1;
   bool taken = strcmp(name, "__arrow_c_device_array__") == 0
-                   ? take(item_of_pair(import, name, 1), "arrow_device_array", &back, sizeof(back),
+                   ? take(item_of_pair(import, name, 1), "arrow_device_array", batch, sizeof(*batch),
                           offsetof(struct ArrowDeviceArray, array) + offsetof(struct ArrowArray, release))
-                   : take(item_of_pair(import, name, 1), "arrow_array", &back.array, sizeof(back.array),
+                   : take(item_of_pair(import, name, 1), "arrow_array", &batch->array, sizeof(batch->array),
                           offsetof(struct ArrowArray, release));
-  if (!taken) {
-    schema.release(&schema);
-    return false;
-  }
-  if (back.device_type != ARROW_DEVICE_CPU) {
+  if (!taken) schema->release(schema);
+  return taken;
+}
+
+/* Whether the result gives its batch through its stream alone (a data
+ * frame, a relation: "Tables / DataFrames and streams can implement"
+ * __arrow_c_stream__ alone), not through the array method `name`. */
+static bool batch_is_a_stream(const struct import* import, const char* name) {
+  return !adc_python_has_method(import->result, name) &&
+         (adc_python_has_method(import->result, "__arrow_c_stream__") ||
+          adc_python_has_method(import->result, "__arrow_c_device_stream__"));
+}
+
+/* The array method a batch's result is asked for: __arrow_c_device_array__
+ * where it adopted a device array and has one, else __arrow_c_array__. */
+static const char* batch_method(const struct import* import, const struct held* held) {
+  return held->adopted == ADOPTED_DEVICE_BATCH &&
+                 adc_python_has_method(import->result, "__arrow_c_device_array__")
+             ? "__arrow_c_device_array__"
+             : "__arrow_c_array__";
+}
+
+/* The result's batch as a stream of one batch on the CPU (held_stream.h,
+ * stream_as_device_stream.h). */
+static bool batch_as_stream(struct import* import, const char* name, struct ArrowDeviceArrayStream* out) {
+  struct ArrowSchema schema;
+  struct ArrowDeviceArray batch;
+  if (!take_pair(import, name, &schema, &batch)) return false;
+  if (batch.device_type != ARROW_DEVICE_CPU) {
     snprintf(message, sizeof(message),
              "the consumer's result gave a device array on device type %d, not the CPU",
-             (int)back.device_type);
-    back.array.release(&back.array);
+             (int)batch.device_type);
+    batch.array.release(&batch.array);
     schema.release(&schema);
     return false;
   }
-  return compared(adc_result_batch_differs(json_path, num_batch, &schema, &back.array));
+  struct ArrowArrayStream plain;
+  if (adc_held_stream(&schema, &batch.array, NULL, NULL, NULL, &plain) != 0 ||
+      adc_python_stream_as_device_stream(&plain, out) != 0) {
+    if (batch.array.release != NULL) batch.array.release(&batch.array);
+    if (schema.release != NULL) schema.release(&schema);
+    snprintf(message, sizeof(message), "out of memory for the stream of the result's batch");
+    return false;
+  }
+  return true;
 }
 
-EXPORT const char* adc_python_CDataIntegration_ImportBatchAndCompareToJson(const char* json_path,
-                                                                           int num_batch,
-                                                                           struct ArrowArray* batch) {
+/* The one batch of the result's stream, for a result that has no array
+ * method; declined where the stream gave none or several. */
+static bool only_batch_of_stream(struct import* import, struct ArrowDeviceArray* out) {
+  struct ArrowDeviceArrayStream stream;
+  if (!take_device_stream(import, &stream)) return false;
+  struct ArrowDeviceArray batches[2];
+  int taken = 0, code = 0;
+  while (taken < 2 && (code = stream.get_next(&stream, &batches[taken])) == 0 &&
+         batches[taken].array.release != NULL) {
+    taken++;
+  }
+  if (code != 0) {
+    const char* error = stream.get_last_error(&stream);
+    snprintf(message, sizeof(message), "get_next of the consumer's result's stream returned %d: %s", code,
+             error != NULL ? error : "(no message)");
+  } else if (taken != 1) {
+    snprintf(message, sizeof(message), "the consumer's result's stream gave %s for one batch",
+             taken == 0 ? "no batch" : "more than one batch");
+  } else {
+    memcpy(out, &batches[0], sizeof(*out));
+  }
+  bool ok = code == 0 && taken == 1;
+  for (int i = 0; i < taken && !ok; i++) batches[i].array.release(&batches[i].array);
+  stream.release(&stream);
+  return ok;
+}
+
+/* The result's batch: the pair of its array method `name`, else the one
+ * batch of its stream. */
+static bool one_batch(struct import* import, const char* name, struct ArrowDeviceArray* out) {
+  if (batch_is_a_stream(import, name)) return only_batch_of_stream(import, out);
+  struct ArrowSchema schema;
+  if (!take_pair(import, name, &schema, out)) return false;
+  schema.release(&schema);
+  return true;
+}
+
+/* ---- the round trip's entry points ---------------------------------------- */
+
+EXPORT const char* adc_python_consumer_RoundTrip_AdoptSchema(struct ArrowSchema* schema, void** held) {
+  int gil;
+  if (!enter_to_adopt(&gil, schema, release_schema)) return message;
+  struct adc_handover* state = NULL;
+  py_object* handover = adc_handover_schema(schema, &state);
+  return adopted(gil, ADOPTED_SCHEMA, handover, state, held);
+}
+
+EXPORT const char* adc_python_consumer_RoundTrip_AdoptBatch(struct ArrowSchema* schema,
+                                                            struct ArrowArray* batch, void** held) {
+  int gil;
+  if (!enter_to_adopt(&gil, batch, release_array)) {
+    schema->release(schema);
+    return message;
+  }
+  struct adc_handover* state = NULL;
+  py_object* handover = adc_handover_batch(schema, batch, &state);
+  return adopted(gil, ADOPTED_BATCH, handover, state, held);
+}
+
+EXPORT const char* adc_python_consumer_RoundTrip_AdoptDeviceBatch(struct ArrowSchema* schema,
+                                                                  struct ArrowDeviceArray* batch,
+                                                                  void** held) {
+  int gil;
+  if (!enter_to_adopt(&gil, batch, release_device_array)) {
+    schema->release(schema);
+    return message;
+  }
+  struct adc_handover* state = NULL;
+  py_object* handover = adc_handover_device_batch(schema, batch, &state);
+  return adopted(gil, ADOPTED_DEVICE_BATCH, handover, state, held);
+}
+
+EXPORT const char* adc_python_consumer_RoundTrip_AdoptDeviceStream(struct ArrowDeviceArrayStream* stream,
+                                                                   void** held) {
+  int gil;
+  if (!enter_to_adopt(&gil, stream, release_device_stream)) return message;
+  struct adc_handover* state = NULL;
+  py_object* handover = adc_handover_device_stream(stream, &state);
+  return adopted(gil, ADOPTED_STREAM, handover, state, held);
+}
+
+EXPORT const char* adc_python_consumer_RoundTrip_ExportSchema(void* held, struct ArrowSchema* out) {
   struct import import;
-  bool ok = begin(&import, adc_handover_batch, batch, release_array, json_path, num_batch) &&
-            batch_compared(&import, json_path, num_batch, false);
+  bool ok = begin(&import, held) && take_schema(&import, out);
   return end(&import, ok);
 }
 
-EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceBatchAndCompareToJson(
-    const char* json_path, int num_batch, struct ArrowDeviceArray* batch) {
+EXPORT const char* adc_python_consumer_RoundTrip_ExportBatch(void* held, struct ArrowArray* out) {
   struct import import;
-  bool ok = begin(&import, adc_handover_device_batch, batch, release_device_array, json_path, num_batch) &&
-            batch_compared(&import, json_path, num_batch, true);
+  struct ArrowDeviceArray batch;
+  bool ok = begin(&import, held) && one_batch(&import, "__arrow_c_array__", &batch);
+  if (ok) memcpy(out, &batch.array, sizeof(*out));
   return end(&import, ok);
 }
 
-EXPORT const char* adc_python_CDeviceIntegration_ImportDeviceStreamAndCompareToJson(
-    const char* json_path, struct ArrowDeviceArrayStream* stream) {
+EXPORT const char* adc_python_consumer_RoundTrip_ExportDeviceBatch(void* held, struct ArrowDeviceArray* out) {
   struct import import;
-  struct ArrowDeviceArrayStream back;
-  bool ok = begin(&import, adc_handover_device_stream, stream, release_device_stream, json_path, 0) &&
-            take_device_stream(&import, &back) && compared(adc_result_stream_differs(json_path, -1, &back));
+  bool ok = begin(&import, held) && one_batch(&import, batch_method(&import, held), out);
   return end(&import, ok);
+}
+
+EXPORT const char* adc_python_consumer_RoundTrip_ExportDeviceStream(void* held,
+                                                                    struct ArrowDeviceArrayStream* out) {
+  struct import import;
+  if (!begin(&import, held)) return end(&import, false);
+  enum adopted adopted = ((struct held*)held)->adopted;
+  const char* name = batch_method(&import, held);
+  bool ok = (adopted == ADOPTED_BATCH || adopted == ADOPTED_DEVICE_BATCH) && !batch_is_a_stream(&import, name)
+                ? batch_as_stream(&import, name, out)
+                : take_device_stream(&import, out);
+  return end(&import, ok);
+}
+
+EXPORT void adc_python_consumer_RoundTrip_Free(void* held) {
+  struct held* h = held;
+  int gil;
+  char unused[256];
+  /* The interpreter started with the Adopt that made `held`. */
+  if (adc_python_enter(&gil, unused, sizeof(unused)) == 0) {
+    adc_py.Py_DecRef(h->result);
+    adc_handover_close(h->state);
+    adc_py.Py_DecRef(h->handover);
+    adc_python_leave(gil);
+  }
+  free(h);
 }

@@ -372,3 +372,6 @@ EXPORT int64_t adc_python_BytesAllocated(void) {
   adc_python_leave(gil);
   return bytes;
 }
+
+/* The consumer's side of the shim (python_consumer.c, its own prefix). */
+EXPORT int64_t adc_python_consumer_BytesAllocated(void) __attribute__((alias("adc_python_BytesAllocated")));

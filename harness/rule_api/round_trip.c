@@ -1,5 +1,8 @@
 #include "rule_api/round_trip.h"
 
+#include "adc/export_again.h"
+#include "rule_api/values_back.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -57,6 +60,35 @@ static const char* freed_after(const struct adc_round_trip_functions* lib, void*
 
 /* ---- the made entry points, on the round-trip functions `lib` ------------- */
 
+static bool keeps_own_model(const struct adc_round_trip_functions* lib);
+
+/* What a library that keeps its own model gives back of a batch it adopted
+ * is read through its ExportDeviceStream (its model may hold a batch as a
+ * table, cut in batches as it likes) and compared by value
+ * (rule_api/values_back.h); `held` is freed. */
+static const char* batch_back_by_value(const struct adc_round_trip_functions* lib, void* held,
+                                       const char* json_path, int num_batch, const char* what) {
+  if (lib->ExportDeviceStream == NULL) {
+    lib->Free(held);
+    return say(
+        "the library keeps its own model and has no RoundTrip_ExportDeviceStream to read the %s back by",
+        what);
+  }
+  struct ArrowDeviceArrayStream back;
+  if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
+  const char* error = adc_values_back_stream_differs(json_path, num_batch, &back);
+  return error != NULL ? differs(what, error) : NULL;
+}
+
+/* A stream the library exported back, compared with every batch of the
+ * fixture: by value where it keeps its own model, else by the reference. */
+static const char* stream_back_compared(const struct adc_round_trip_functions* lib, const char* json_path,
+                                        struct ArrowDeviceArrayStream* back, const char* what) {
+  const char* error = keeps_own_model(lib) ? adc_values_back_stream_differs(json_path, -1, back)
+                                           : reference.ImportDeviceStreamAndCompareToJson(json_path, back);
+  return error != NULL ? differs(what, error) : NULL;
+}
+
 static const char* export_schema(const struct adc_round_trip_functions* lib, const char* json_path,
                                  struct ArrowSchema* out) {
   struct ArrowSchema schema;
@@ -74,7 +106,8 @@ static const char* import_schema(const struct adc_round_trip_functions* lib, con
   if (error != NULL) return say("%s", error);
   struct ArrowSchema back;
   if (freed_after(lib, held, lib->ExportSchema(held, &back)) != NULL) return message;
-  error = reference.ImportSchemaAndCompareToJson(json_path, &back);
+  error = keeps_own_model(lib) ? adc_values_back_schema_differs(json_path, &back)
+                               : reference.ImportSchemaAndCompareToJson(json_path, &back);
   return error != NULL ? differs("schema", error) : NULL;
 }
 
@@ -103,6 +136,7 @@ static const char* import_batch(const struct adc_round_trip_functions* lib, cons
   }
   void* held = NULL;
   if ((error = lib->AdoptBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  if (keeps_own_model(lib)) return batch_back_by_value(lib, held, json_path, num_batch, "batch");
   struct ArrowArray back;
   if (freed_after(lib, held, lib->ExportBatch(held, &back)) != NULL) return message;
   error = reference.ImportBatchAndCompareToJson(json_path, num_batch, &back);
@@ -136,6 +170,7 @@ static const char* import_device_batch(const struct adc_round_trip_functions* li
   }
   void* held = NULL;
   if ((error = lib->AdoptDeviceBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  if (keeps_own_model(lib)) return batch_back_by_value(lib, held, json_path, num_batch, "device batch");
   struct ArrowDeviceArray back;
   if (freed_after(lib, held, lib->ExportDeviceBatch(held, &back)) != NULL) return message;
   error = reference.ImportDeviceBatchAndCompareToJson(json_path, num_batch, &back);
@@ -177,8 +212,7 @@ static const char* import_stream(const struct adc_round_trip_functions* lib, con
                                  struct ArrowDeviceArrayStream* stream) {
   struct ArrowDeviceArrayStream back;
   if (stream_through(lib, stream, &back) != NULL) return message;
-  const char* error = reference.ImportDeviceStreamAndCompareToJson(json_path, &back);
-  return error != NULL ? differs("stream", error) : NULL;
+  return stream_back_compared(lib, json_path, &back, "stream");
 }
 
 /* The library's async producer drives `handler` over the stream it
@@ -202,8 +236,38 @@ static const char* import_async(const struct adc_round_trip_functions* lib, cons
   if (error != NULL) return say("%s", error);
   struct ArrowDeviceArrayStream back;
   if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
-  error = reference.ImportDeviceStreamAndCompareToJson(json_path, &back);
-  return error != NULL ? differs("async stream", error) : NULL;
+  return stream_back_compared(lib, json_path, &back, "async stream");
+}
+
+/* ---- the input again (adc/export_again.h) ----------------------------------
+ * A library that reads what it adopts more than once (a Python object's
+ * method called again: a query engine binds, then scans) is given, around
+ * each made Export, a function that exports the fixture again as its Adopt
+ * was given it, where it exports <prefix>_SetExportAgain: the reference's
+ * export afresh, the library's to release. */
+enum again_kind { AGAIN_BATCH, AGAIN_DEVICE_BATCH, AGAIN_STREAM };
+struct again {
+  enum again_kind kind;
+  const char* json_path;
+  int num_batch;
+  ArrowDeviceType device_type;
+  int64_t device_id;
+  int fail_at_batch;
+};
+
+static const char* export_again(void* context, void* out) {
+  const struct again* again = context;
+  switch (again->kind) {
+    case AGAIN_BATCH:
+      return reference.ExportBatchFromJson(again->json_path, again->num_batch, out);
+    case AGAIN_DEVICE_BATCH:
+      return reference.ExportDeviceBatchFromJson(again->json_path, again->num_batch, again->device_type,
+                                                 again->device_id, out);
+    case AGAIN_STREAM:
+      return reference_stream(again->json_path, again->device_type, again->device_id, again->fail_at_batch,
+                              out);
+  }
+  return "no such input";
 }
 
 /* ---- slots: the made entry points are plain functions, with no context,
@@ -211,7 +275,24 @@ static const char* import_async(const struct adc_round_trip_functions* lib, cons
 
 #define SLOTS 2
 static struct adc_round_trip_functions slots[SLOTS];
+static bool slot_keeps_own_model[SLOTS];                           /* rule_api/library.h: keeps_own_model */
+static adc_set_export_again_function slot_set_export_again[SLOTS]; /* NULL where the library has none */
 static size_t n_slots;
+
+/* Offers slot `k`'s library `again` for the made Export about to run. */
+static void offer_again(size_t k, struct again* again) {
+  if (slot_set_export_again[k] != NULL) slot_set_export_again[k](export_again, again);
+}
+
+/* Withdraws the offer as the made Export returns `result`. */
+static const char* withdrawn(size_t k, const char* result) {
+  if (slot_set_export_again[k] != NULL) slot_set_export_again[k](NULL, NULL);
+  return result;
+}
+
+static bool keeps_own_model(const struct adc_round_trip_functions* lib) {
+  return slot_keeps_own_model[lib - slots];
+}
 
 #define SLOT_FUNCTIONS(k)                                                                                    \
   static const char* export_schema_##k(const char* json_path, struct ArrowSchema* out) {                     \
@@ -221,7 +302,9 @@ static size_t n_slots;
     return import_schema(&slots[k], json_path, schema);                                                      \
   }                                                                                                          \
   static const char* export_batch_##k(const char* json_path, int num_batch, struct ArrowArray* out) {        \
-    return export_batch(&slots[k], json_path, num_batch, out);                                               \
+    struct again again = {AGAIN_BATCH, json_path, num_batch, ARROW_DEVICE_CPU, -1, -1};                      \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_batch(&slots[k], json_path, num_batch, out));                                 \
   }                                                                                                          \
   static const char* import_batch_##k(const char* json_path, int num_batch, struct ArrowArray* batch) {      \
     return import_batch(&slots[k], json_path, num_batch, batch);                                             \
@@ -229,7 +312,9 @@ static size_t n_slots;
   static const char* export_device_batch_##k(const char* json_path, int num_batch,                           \
                                              ArrowDeviceType device_type, int64_t device_id,                 \
                                              struct ArrowDeviceArray* out) {                                 \
-    return export_device_batch(&slots[k], json_path, num_batch, device_type, device_id, out);                \
+    struct again again = {AGAIN_DEVICE_BATCH, json_path, num_batch, device_type, device_id, -1};             \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_device_batch(&slots[k], json_path, num_batch, device_type, device_id, out));  \
   }                                                                                                          \
   static const char* import_device_batch_##k(const char* json_path, int num_batch,                           \
                                              struct ArrowDeviceArray* batch) {                               \
@@ -237,24 +322,32 @@ static size_t n_slots;
   }                                                                                                          \
   static const char* export_stream_##k(const char* json_path, ArrowDeviceType device_type,                   \
                                        int64_t device_id, struct ArrowDeviceArrayStream* out) {              \
-    return export_stream(&slots[k], json_path, device_type, device_id, -1, out);                             \
+    struct again again = {AGAIN_STREAM, json_path, 0, device_type, device_id, -1};                           \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_stream(&slots[k], json_path, device_type, device_id, -1, out));               \
   }                                                                                                          \
   static const char* export_failing_stream_##k(const char* json_path, ArrowDeviceType device_type,           \
                                                int64_t device_id, int fail_at_batch,                         \
                                                struct ArrowDeviceArrayStream* out) {                         \
-    return export_stream(&slots[k], json_path, device_type, device_id, fail_at_batch, out);                  \
+    struct again again = {AGAIN_STREAM, json_path, 0, device_type, device_id, fail_at_batch};                \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_stream(&slots[k], json_path, device_type, device_id, fail_at_batch, out));    \
   }                                                                                                          \
   static const char* import_stream_##k(const char* json_path, struct ArrowDeviceArrayStream* stream) {       \
     return import_stream(&slots[k], json_path, stream);                                                      \
   }                                                                                                          \
   static const char* export_async_##k(const char* json_path, ArrowDeviceType device_type, int64_t device_id, \
                                       struct ArrowAsyncDeviceStreamHandler* handler) {                       \
-    return export_async(&slots[k], json_path, device_type, device_id, -1, handler);                          \
+    struct again again = {AGAIN_STREAM, json_path, 0, device_type, device_id, -1};                           \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_async(&slots[k], json_path, device_type, device_id, -1, handler));            \
   }                                                                                                          \
   static const char* export_failing_async_##k(const char* json_path, ArrowDeviceType device_type,            \
                                               int64_t device_id, int fail_at_batch,                          \
                                               struct ArrowAsyncDeviceStreamHandler* handler) {               \
-    return export_async(&slots[k], json_path, device_type, device_id, fail_at_batch, handler);               \
+    struct again again = {AGAIN_STREAM, json_path, 0, device_type, device_id, fail_at_batch};                \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_async(&slots[k], json_path, device_type, device_id, fail_at_batch, handler)); \
   }                                                                                                          \
   static const char* import_async_##k(const char* json_path, ArrowDeviceType device_type,                    \
                                       ADC_AsyncProducerStart start, void* start_context) {                   \
@@ -348,9 +441,9 @@ static int open_reference(struct adc_error* error) {
   return 0;
 }
 
-int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* lib,
-                            struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
-                            struct adc_error* error) {
+int adc_round_trip_complete(void* handle, const char* prefix, bool own_model,
+                            struct adc_round_trip_functions* lib, struct adc_plugin_functions* functions,
+                            bool present[ADC_EP_COUNT], struct adc_error* error) {
 #define LOOK_UP_ROUND_TRIP(name, result, parameters, arguments) \
   look_up(handle, prefix, ADC_ROUND_TRIP_INFIX, #name, &lib->name, sizeof(lib->name));
   ADC_ROUND_TRIP_ENTRY_POINTS(LOOK_UP_ROUND_TRIP)
@@ -363,10 +456,17 @@ int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_t
   if (makes == 0) return 0;
   if (open_reference(error) != 0) return -1;
   size_t slot = 0;
-  while (slot < n_slots && memcmp(&slots[slot], lib, sizeof(*lib)) != 0) slot++;
+  while (slot < n_slots &&
+         (memcmp(&slots[slot], lib, sizeof(*lib)) != 0 || slot_keeps_own_model[slot] != own_model))
+    slot++;
   if (slot == SLOTS) return adc_fail(error, "more than %d round-trip libraries in one process", SLOTS);
-  if (slot == n_slots) slots[n_slots++] = *lib;
-    /* Each made entry point, as the library's own. */
+  if (slot == n_slots) {
+    slot_keeps_own_model[n_slots] = own_model;
+    look_up(handle, prefix, "_", ADC_SET_EXPORT_AGAIN_SUFFIX, &slot_set_export_again[n_slots],
+            sizeof(slot_set_export_again[n_slots]));
+    slots[n_slots++] = *lib;
+  }
+  /* Each made entry point, as the library's own. */
 #define TAKE_MADE(name, suffix, result, parameters, arguments) \
   if (makes & ADC_ENTRY_POINT_BIT(ADC_EP_##name)) {            \
     functions->name = made_by_slot[slot]->name;                \

@@ -24,8 +24,11 @@ void adc_round_trip_use_reference(const char* reference_path);
  * ABI's entry points the library lacks (`present` false) of them: into
  * `functions`, each marked present.  Returns 0, or -1 with a message where
  * the reference library cannot be loaded or a library beyond the second
- * needs it. */
-int adc_round_trip_complete(void* handle, const char* prefix, struct adc_round_trip_functions* round_trip,
+ * needs it.  What a library that keeps its own model (rule_api/library.h)
+ * gives back is read as a stream and compared by value (values_back.h);
+ * another's, exactly, by the reference. */
+int adc_round_trip_complete(void* handle, const char* prefix, bool keeps_own_model,
+                            struct adc_round_trip_functions* round_trip,
                             struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
                             struct adc_error* error);
 

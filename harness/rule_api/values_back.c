@@ -1,4 +1,4 @@
-#include "result_values.h"
+#include "rule_api/values_back.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +45,7 @@ static int check_structure(const struct arrow_json_file* file, const struct Arro
   return 0;
 }
 
-const char* adc_result_schema_differs(const char* json_path, struct ArrowSchema* schema) {
+const char* adc_values_back_schema_differs(const char* json_path, struct ArrowSchema* schema) {
   struct arrow_json_file file;
   int result = -1;
   if (read_fixture(json_path, &file) != NULL) {
@@ -53,25 +53,6 @@ const char* adc_result_schema_differs(const char* json_path, struct ArrowSchema*
                                                   sizeof(difference));
     arrow_json_file_free(&file);
   }
-  schema->release(schema);
-  return differs(result);
-}
-
-const char* adc_result_batch_differs(const char* json_path, int num_batch, struct ArrowSchema* schema,
-                                     struct ArrowArray* array) {
-  struct arrow_json_file file;
-  int result = -1;
-  if (read_fixture(json_path, &file) != NULL) {
-    result = arrow_logical_compare_schema_aspects(&file, schema, ARROW_LOGICAL_NAMES, difference,
-                                                  sizeof(difference));
-    const struct ArrowArray* arrays[] = {array};
-    if (result == 0) result = check_structure(&file, schema, arrays, 1);
-    if (result == 0)
-      result =
-          arrow_logical_compare_batches(&file, num_batch, schema, arrays, 1, difference, sizeof(difference));
-    arrow_json_file_free(&file);
-  }
-  array->release(array);
   schema->release(schema);
   return differs(result);
 }
@@ -98,8 +79,8 @@ static int read_batches(struct ArrowDeviceArrayStream* stream, struct ArrowDevic
   return -(MOST_BATCHES + 1);
 }
 
-const char* adc_result_stream_differs(const char* json_path, int num_batch,
-                                      struct ArrowDeviceArrayStream* stream) {
+const char* adc_values_back_stream_differs(const char* json_path, int num_batch,
+                                           struct ArrowDeviceArrayStream* stream) {
   struct ArrowDeviceArray* arrays = calloc(MOST_BATCHES + 1, sizeof(*arrays));
   const struct ArrowArray** views = calloc(MOST_BATCHES + 1, sizeof(*views));
   struct ArrowSchema schema;
