@@ -17,11 +17,12 @@
 #include <unistd.h>
 
 #include "adc/plugin_abi.h"
-#include "arrow_format/arrow_logical.h"
-#include "fixture_source.h"
+#include "adopted_source.h"
 #include "forked_child_wait.h"
 #include "interface_capsules.h"
+#include "python_producer.h"
 #include "python_runtime.h"
+#include "schema_copy.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -33,18 +34,16 @@ static _Thread_local char message[1024];
 enum structure { SCHEMA, ARRAY, DEVICE_ARRAY, STREAM, DEVICE_STREAM };
 
 /* What the probe needs of a method beyond its names (the header's
- * adc_pycapsule_names_of): the source its object is made from, and the
- * structure behind each capsule. */
+ * adc_pycapsule_names_of): the structure behind each capsule. */
 static const struct method_shape {
   enum adc_pycapsule_method method;
-  enum adc_source_kind source;
   enum structure structures[2];
 } shapes[ADC_PYCAPSULE_METHOD_COUNT] = {
-    [ADC_PYCAPSULE_SCHEMA] = {ADC_PYCAPSULE_SCHEMA, ADC_SOURCE_SCHEMA, {SCHEMA}},
-    [ADC_PYCAPSULE_ARRAY] = {ADC_PYCAPSULE_ARRAY, ADC_SOURCE_BATCH, {SCHEMA, ARRAY}},
-    [ADC_PYCAPSULE_DEVICE_ARRAY] = {ADC_PYCAPSULE_DEVICE_ARRAY, ADC_SOURCE_BATCH, {SCHEMA, DEVICE_ARRAY}},
-    [ADC_PYCAPSULE_STREAM] = {ADC_PYCAPSULE_STREAM, ADC_SOURCE_STREAM, {STREAM}},
-    [ADC_PYCAPSULE_DEVICE_STREAM] = {ADC_PYCAPSULE_DEVICE_STREAM, ADC_SOURCE_STREAM, {DEVICE_STREAM}},
+    [ADC_PYCAPSULE_SCHEMA] = {ADC_PYCAPSULE_SCHEMA, {SCHEMA}},
+    [ADC_PYCAPSULE_ARRAY] = {ADC_PYCAPSULE_ARRAY, {SCHEMA, ARRAY}},
+    [ADC_PYCAPSULE_DEVICE_ARRAY] = {ADC_PYCAPSULE_DEVICE_ARRAY, {SCHEMA, DEVICE_ARRAY}},
+    [ADC_PYCAPSULE_STREAM] = {ADC_PYCAPSULE_STREAM, {STREAM}},
+    [ADC_PYCAPSULE_DEVICE_STREAM] = {ADC_PYCAPSULE_DEVICE_STREAM, {DEVICE_STREAM}},
 };
 
 static const char* name_of(const struct method_shape* shape) {
@@ -248,7 +247,8 @@ static py_object* empty_struct_capsule(void) {
 
 /* The keyword arguments of the probe's call, or NULL for none (and NULL
  * with `failed` set where they could not be built). */
-static py_object* probe_keywords(enum adc_pycapsule_probe probe, const char* json_path, bool* failed) {
+static py_object* probe_keywords(enum adc_pycapsule_probe probe, const struct ArrowSchema* fixture_schema,
+                                 bool* failed) {
   *failed = false;
   if (probe != ADC_PYCAPSULE_PROBE_NONE_KEYWORD && probe != ADC_PYCAPSULE_PROBE_UNKNOWN_KEYWORD &&
       probe != ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA && probe != ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA)
@@ -263,8 +263,9 @@ static py_object* probe_keywords(enum adc_pycapsule_probe probe, const char* jso
     ok = one != NULL && adc_py.PyDict_SetItemString(keywords, "adc_conformance_probe", one) == 0;
     if (one != NULL) adc_py.Py_DecRef(one);
   } else if (ok) {
-    py_object* requested = probe == ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA ? adc_fixture_schema_capsule(json_path)
-                                                                       : empty_struct_capsule();
+    py_object* requested = probe != ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA ? empty_struct_capsule()
+                           : fixture_schema != NULL ? adc_schema_capsule_copy(fixture_schema)
+                                                    : NULL;
     ok = requested != NULL && adc_py.PyDict_SetItemString(keywords, "requested_schema", requested) == 0;
     if (requested != NULL) adc_py.Py_DecRef(requested);
   }
@@ -466,25 +467,11 @@ static void watch_consumed(const struct method_shape* shape, py_object* capsules
   }
 }
 
-/* The representation changes of the schema the method gave, against the
- * fixture's (arrow_logical.h). */
-static void describe_changes(const char* json_path, const struct ArrowSchema* schema,
-                             struct adc_pycapsule_observation* out) {
-  struct arrow_json_file file;
-  char error[256];
-  if (arrow_json_read_file(json_path, &file, error, sizeof(error)) != 0) {
-    snprintf(out->unobserved, sizeof(out->unobserved), "the fixture could not be read: %s", error);
-    return;
-  }
-  out->representation_changes =
-      arrow_logical_describe_changes(&file, schema, out->changes, sizeof(out->changes));
-  arrow_json_file_free(&file);
-}
-
 /* The format and number of children of the schema the method gave, and
- * where `json_path` is given, its representation changes. */
-static void read_returned_schema(const struct method_shape* shape, py_object* capsules[2],
-                                 const char* json_path, struct adc_pycapsule_observation* out) {
+ * where `keep` says so, a copy of it (the rules' side compares it with the
+ * fixture). */
+static void read_returned_schema(const struct method_shape* shape, py_object* capsules[2], bool keep,
+                                 struct adc_pycapsule_observation* out) {
   struct ArrowSchema* schema = NULL;
   struct ArrowSchema fetched;
   memset(&fetched, 0, sizeof(fetched));
@@ -502,7 +489,8 @@ static void read_returned_schema(const struct method_shape* shape, py_object* ca
   if (schema != NULL && schema->release != NULL) {
     snprintf(out->returned_format, sizeof(out->returned_format), "%s", schema->format ? schema->format : "");
     out->returned_children = schema->n_children;
-    if (json_path != NULL) describe_changes(json_path, schema, out);
+    if (keep && adc_schema_copy(schema, &out->returned_schema) != 0)
+      snprintf(out->unobserved, sizeof(out->unobserved), "out of memory for a copy of the schema returned");
   }
   if (fetched.release != NULL) fetched.release(&fetched);
 }
@@ -541,8 +529,9 @@ static void read_stream_to_end(py_object* capsule, struct adc_pycapsule_observat
   }
 }
 
-EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batch,
-                                             enum adc_pycapsule_method method, enum adc_pycapsule_probe probe,
+EXPORT const char* adc_python_PyCapsuleProbe(void* held, enum adc_pycapsule_method method,
+                                             enum adc_pycapsule_probe probe,
+                                             const struct ArrowSchema* requested,
                                              struct adc_pycapsule_observation* out) {
   memset(out, 0, sizeof(*out));
   if ((int)method < 0 || method >= ADC_PYCAPSULE_METHOD_COUNT) {
@@ -553,23 +542,20 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   int gil;
   if (adc_python_enter(&gil, message, sizeof(message)) != 0) return message;
   const char* failure = message;
-  py_object* made = NULL;
   py_object* bound = NULL;
   py_object* keywords = NULL;
   py_object* no_arguments = NULL;
-  py_object* source = adc_fixture_source_new(shape->source, json_path, num_batch);
-  if (source == NULL) {
-    adc_python_error_line("building the fixture's source object", message, sizeof(message));
+  py_object* made = adc_python_take_held_object(held);
+  if (made == NULL) {
+    snprintf(message, sizeof(message), "the held object was given to a probe before");
     goto done;
   }
-  made = adc_python_call_factory("ADC_PYTHON_PRODUCER", source, NULL, message, sizeof(message));
-  if (made == NULL) goto done;
   failure = NULL;
   out->has_method = adc_python_has_method(made, name_of(shape));
   if (!out->has_method) goto done;
   bound = adc_py.PyObject_GetAttrString(made, name_of(shape));
   bool failed;
-  keywords = probe_keywords(probe, json_path, &failed);
+  keywords = probe_keywords(probe, requested, &failed);
   no_arguments = adc_py.PyTuple_New(0);
   if (bound == NULL || failed || no_arguments == NULL) {
     adc_python_error_line("preparing the probe's call", message, sizeof(message));
@@ -601,9 +587,9 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
     watch_consumed(shape, capsules, out);
   }
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_INCOMPATIBLE_SCHEMA)
-    read_returned_schema(shape, capsules, NULL, out);
+    read_returned_schema(shape, capsules, false, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA)
-    read_returned_schema(shape, capsules, json_path, out);
+    read_returned_schema(shape, capsules, true, out);
   if (capsules_read && probe == ADC_PYCAPSULE_PROBE_STREAM_END) {
     if (method == ADC_PYCAPSULE_STREAM) {
       read_stream_to_end(capsules[0], out);
@@ -614,7 +600,7 @@ EXPORT const char* adc_python_PyCapsuleProbe(const char* json_path, int num_batc
   }
   adc_py.Py_DecRef(result);
 done:;
-  py_object* owned[] = {source, made, bound, keywords, no_arguments};
+  py_object* owned[] = {made, bound, keywords, no_arguments};
   for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
     if (owned[i] != NULL) adc_py.Py_DecRef(owned[i]);
   }
@@ -625,8 +611,8 @@ done:;
 
 /* The consumer's side of the shim (python_consumer.c, its own prefix)
  * keeps its own model too (rule_api/library.h: keeps_own_model). */
-EXPORT const char* adc_python_consumer_PyCapsuleProbe(const char* json_path, int num_batch,
-                                                      enum adc_pycapsule_method method,
+EXPORT const char* adc_python_consumer_PyCapsuleProbe(void* held, enum adc_pycapsule_method method,
                                                       enum adc_pycapsule_probe probe,
+                                                      const struct ArrowSchema* requested,
                                                       struct adc_pycapsule_observation* out)
     __attribute__((alias("adc_python_PyCapsuleProbe")));

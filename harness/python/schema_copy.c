@@ -26,19 +26,33 @@ static size_t metadata_size(const char* metadata) {
   return size;
 }
 
+/* What a copy allocated, kept apart from its members: a consumer may
+ * point them elsewhere (a library altering a schema it was given), and
+ * the release frees what was allocated, not what the members hold. */
+struct allocations {
+  char* format;
+  char* name;
+  char* metadata;
+  struct ArrowSchema** children;
+  int64_t n_children;
+  struct ArrowSchema* dictionary;
+};
+
 static void release_copy(struct ArrowSchema* schema) {
-  for (int64_t i = 0; i < schema->n_children; i++) {
-    if (schema->children[i]->release != NULL) schema->children[i]->release(schema->children[i]);
-    free(schema->children[i]);
+  struct allocations* made = schema->private_data;
+  for (int64_t i = 0; i < made->n_children; i++) {
+    if (made->children[i]->release != NULL) made->children[i]->release(made->children[i]);
+    free(made->children[i]);
   }
-  free(schema->children);
-  if (schema->dictionary != NULL) {
-    if (schema->dictionary->release != NULL) schema->dictionary->release(schema->dictionary);
-    free(schema->dictionary);
+  free(made->children);
+  if (made->dictionary != NULL) {
+    if (made->dictionary->release != NULL) made->dictionary->release(made->dictionary);
+    free(made->dictionary);
   }
-  free((void*)schema->format);
-  free((void*)schema->name);
-  free((void*)schema->metadata);
+  free(made->format);
+  free(made->name);
+  free(made->metadata);
+  free(made);
   schema->release = NULL;
 }
 
@@ -53,32 +67,41 @@ static struct ArrowSchema* copy_new(const struct ArrowSchema* source) {
 }
 
 int adc_schema_copy(const struct ArrowSchema* source, struct ArrowSchema* out) {
+  struct allocations* made = calloc(1, sizeof(*made));
+  if (made == NULL) return -1;
   struct ArrowSchema copy;
   memset(&copy, 0, sizeof(copy));
   copy.flags = source->flags;
   copy.release = release_copy;
-  bool failed = (copy.format = copy_text(source->format)) == NULL && source->format != NULL;
-  failed |= (copy.name = copy_text(source->name)) == NULL && source->name != NULL;
+  copy.private_data = made;
+  bool failed = (made->format = copy_text(source->format)) == NULL && source->format != NULL;
+  failed |= (made->name = copy_text(source->name)) == NULL && source->name != NULL;
   if (source->metadata != NULL) {
     size_t size = metadata_size(source->metadata);
-    char* metadata = malloc(size);
-    if (metadata != NULL) memcpy(metadata, source->metadata, size);
-    copy.metadata = metadata;
-    failed |= metadata == NULL;
+    made->metadata = malloc(size);
+    if (made->metadata != NULL) memcpy(made->metadata, source->metadata, size);
+    failed |= made->metadata == NULL;
   }
   if (source->n_children > 0) {
-    copy.children = calloc((size_t)source->n_children, sizeof(*copy.children));
-    failed |= copy.children == NULL;
+    made->children = calloc((size_t)source->n_children, sizeof(*made->children));
+    failed |= made->children == NULL;
     for (int64_t i = 0; !failed && i < source->n_children; i++) {
-      failed = (copy.children[i] = copy_new(source->children[i])) == NULL;
-      if (!failed) copy.n_children = i + 1;
+      failed = (made->children[i] = copy_new(source->children[i])) == NULL;
+      if (!failed) made->n_children = i + 1;
     }
   }
-  if (!failed && source->dictionary != NULL) failed = (copy.dictionary = copy_new(source->dictionary)) == NULL;
+  if (!failed && source->dictionary != NULL)
+    failed = (made->dictionary = copy_new(source->dictionary)) == NULL;
   if (failed) {
     release_copy(&copy);
     return -1;
   }
+  copy.format = made->format;
+  copy.name = made->name;
+  copy.metadata = made->metadata;
+  copy.n_children = made->n_children;
+  copy.children = made->children;
+  copy.dictionary = made->dictionary;
   memcpy(out, &copy, sizeof(copy));
   return 0;
 }

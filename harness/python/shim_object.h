@@ -1,5 +1,6 @@
-/* The Python objects the shim hands a library (the fixture's sources,
- * fixture_source.h; the harness's handovers, harness_export.h) are
+/* The Python objects the shim hands a library (the sources of what a
+ * producer adopts, adopted_source.h; the harness's handovers,
+ * harness_export.h) are
  * ordinary objects: each is the one instance of a class of its own, made
  * with type() from C, whose members are built-in functions bound to the
  * shim's state.  A library may treat them as it treats any object: name

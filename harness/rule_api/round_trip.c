@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The reference library's JSON entry points, which play the file's part. */
@@ -244,7 +245,9 @@ static const char* import_async(const struct adc_round_trip_functions* lib, cons
  * method called again: a query engine binds, then scans) is given, around
  * each made Export, a function that exports the fixture again as its Adopt
  * was given it, where it exports <prefix>_SetExportAgain: the reference's
- * export afresh, the library's to release. */
+ * export afresh, the library's to release; around a made
+ * ExportSchemaFromJson, the fixture's data as a device stream on the CPU,
+ * for a library whose objects are made from data (a data frame). */
 enum again_kind { AGAIN_BATCH, AGAIN_DEVICE_BATCH, AGAIN_STREAM };
 struct again {
   enum again_kind kind;
@@ -277,6 +280,7 @@ static const char* export_again(void* context, void* out) {
 static struct adc_round_trip_functions slots[SLOTS];
 static bool slot_keeps_own_model[SLOTS];                           /* rule_api/library.h: keeps_own_model */
 static adc_set_export_again_function slot_set_export_again[SLOTS]; /* NULL where the library has none */
+static ADC_BytesAllocated slot_own_bytes[SLOTS];                   /* NULL where the library has none */
 static size_t n_slots;
 
 /* Offers slot `k`'s library `again` for the made Export about to run. */
@@ -296,7 +300,9 @@ static bool keeps_own_model(const struct adc_round_trip_functions* lib) {
 
 #define SLOT_FUNCTIONS(k)                                                                                    \
   static const char* export_schema_##k(const char* json_path, struct ArrowSchema* out) {                     \
-    return export_schema(&slots[k], json_path, out);                                                         \
+    struct again again = {AGAIN_STREAM, json_path, 0, ARROW_DEVICE_CPU, -1, -1};                             \
+    offer_again(k, &again);                                                                                  \
+    return withdrawn(k, export_schema(&slots[k], json_path, out));                                           \
   }                                                                                                          \
   static const char* import_schema_##k(const char* json_path, struct ArrowSchema* schema) {                  \
     return import_schema(&slots[k], json_path, schema);                                                      \
@@ -353,7 +359,14 @@ static bool keeps_own_model(const struct adc_round_trip_functions* lib) {
                                       ADC_AsyncProducerStart start, void* start_context) {                   \
     return import_async(&slots[k], json_path, device_type, start, start_context);                            \
   }                                                                                                          \
+  /* What the library holds: its own count, and the reference's bytes behind                                 \
+   * what it adopted (a library importing without copying holds them until                                   \
+   * it releases what it made of them). */                                                                   \
+  static int64_t bytes_allocated_##k(void) {                                                                 \
+    return slot_own_bytes[k]() + reference.BytesAllocated();                                                 \
+  }                                                                                                          \
   static const struct adc_plugin_functions made_##k = {                                                      \
+      .BytesAllocated = bytes_allocated_##k,                                                                 \
       .ExportSchemaFromJson = export_schema_##k,                                                             \
       .ImportSchemaAndCompareToJson = import_schema_##k,                                                     \
       .ExportBatchFromJson = export_batch_##k,                                                               \
@@ -474,5 +487,85 @@ int adc_round_trip_complete(void* handle, const char* prefix, bool own_model,
   }
   ADC_PLUGIN_ENTRY_POINTS(TAKE_MADE)
 #undef TAKE_MADE
+  /* A library's own count has the reference's bytes behind what it adopted
+   * added; without one of its own, its leaks are not measured
+   * (CONFORMANCE.md, "The round-trip ABI"). */
+  if (functions->BytesAllocated != NULL && functions->BytesAllocated != made_by_slot[slot]->BytesAllocated) {
+    slot_own_bytes[slot] = functions->BytesAllocated;
+    functions->BytesAllocated = made_by_slot[slot]->BytesAllocated;
+  }
   return 0;
+}
+
+/* ---- an adoption on its own, for the PyCapsule probe ---------------------- */
+
+struct adc_round_trip_adoption {
+  const struct adc_round_trip_functions* lib;
+  adc_set_export_again_function set_export_again; /* NULL where the library has none */
+  struct again again;
+  void* held;
+};
+
+const char* adc_round_trip_adopt(void* handle, const char* prefix, const struct adc_round_trip_functions* lib,
+                                 enum adc_round_trip_input input, const char* json_path,
+                                 struct adc_round_trip_adoption** out) {
+  struct adc_error failure;
+  if (open_reference(&failure) != 0) return say("%s", failure.message);
+  static const char* const needed[] = {"AdoptSchema", "AdoptBatch", "AdoptDeviceStream"};
+  bool has = input == ADC_ADOPT_SCHEMA  ? lib->AdoptSchema != NULL
+             : input == ADC_ADOPT_BATCH ? lib->AdoptBatch != NULL
+                                        : lib->AdoptDeviceStream != NULL;
+  if (!has || lib->Free == NULL) return say("the library has no RoundTrip_%s and Free", needed[input]);
+  struct adc_round_trip_adoption* adoption = calloc(1, sizeof(*adoption));
+  if (adoption == NULL) return say("out of memory");
+  adoption->lib = lib;
+  look_up(handle, prefix, "_", ADC_SET_EXPORT_AGAIN_SUFFIX, &adoption->set_export_again,
+          sizeof(adoption->set_export_again));
+  static const enum again_kind kinds[] = {AGAIN_STREAM, AGAIN_BATCH, AGAIN_STREAM};
+  adoption->again = (struct again){kinds[input], json_path, 0, ARROW_DEVICE_CPU, -1, -1};
+  if (adoption->set_export_again != NULL) adoption->set_export_again(export_again, &adoption->again);
+  struct ArrowSchema schema;
+  struct ArrowArray batch;
+  struct ArrowDeviceArrayStream stream;
+  const char* error = NULL;
+  if (input != ADC_ADOPT_STREAM && (error = reference.ExportSchemaFromJson(json_path, &schema)) != NULL) {
+    error = reference_failed("schema", error);
+  } else if (input == ADC_ADOPT_SCHEMA) {
+    if ((error = lib->AdoptSchema(&schema, &adoption->held)) != NULL) error = say("%s", error);
+  } else if (input == ADC_ADOPT_BATCH) {
+    if ((error = reference.ExportBatchFromJson(json_path, 0, &batch)) != NULL) {
+      release_schema(&schema);
+      error = reference_failed("batch", error);
+    } else if ((error = lib->AdoptBatch(&schema, &batch, &adoption->held)) != NULL) {
+      error = say("%s", error);
+    }
+  } else if (reference_stream(json_path, ARROW_DEVICE_CPU, -1, -1, &stream) != NULL) {
+    error = message;
+  } else if ((error = lib->AdoptDeviceStream(&stream, &adoption->held)) != NULL) {
+    error = say("%s", error);
+  }
+  if (error != NULL) {
+    if (adoption->set_export_again != NULL) adoption->set_export_again(NULL, NULL);
+    free(adoption);
+    return error;
+  }
+  *out = adoption;
+  return NULL;
+}
+
+void* adc_round_trip_held(const struct adc_round_trip_adoption* adoption) {
+  return adoption->held;
+}
+
+void adc_round_trip_unadopt(struct adc_round_trip_adoption* adoption) {
+  adoption->lib->Free(adoption->held);
+  if (adoption->set_export_again != NULL) adoption->set_export_again(NULL, NULL);
+  free(adoption);
+}
+
+const char* adc_round_trip_fixture_schema(const char* json_path, struct ArrowSchema* out) {
+  struct adc_error failure;
+  if (open_reference(&failure) != 0) return say("%s", failure.message);
+  const char* error = reference.ExportSchemaFromJson(json_path, out);
+  return error != NULL ? reference_failed("schema", error) : NULL;
 }

@@ -36,4 +36,23 @@ int adc_round_trip_complete(void* handle, const char* prefix, bool keeps_own_mod
  * ExportDeviceBatch and Free"), or NULL where none does. */
 const char* adc_round_trip_making(enum adc_entry_point entry_point);
 
+/* An adoption on its own, for what calls a library's held object itself
+ * (the PyCapsule probe: rule_api/pycapsule_calls.c): the library adopts
+ * the fixture's schema, its first batch, or its stream on the CPU, as the
+ * reference exports them, with the fixture offered again
+ * (adc/export_again.h) until adc_round_trip_unadopt, which frees the held
+ * object.  NULL with `*adoption` set, else why not (a message kept until
+ * the thread's next call). */
+enum adc_round_trip_input { ADC_ADOPT_SCHEMA, ADC_ADOPT_BATCH, ADC_ADOPT_STREAM };
+struct adc_round_trip_adoption;
+const char* adc_round_trip_adopt(void* handle, const char* prefix, const struct adc_round_trip_functions* lib,
+                                 enum adc_round_trip_input input, const char* json_path,
+                                 struct adc_round_trip_adoption** adoption);
+void* adc_round_trip_held(const struct adc_round_trip_adoption* adoption);
+void adc_round_trip_unadopt(struct adc_round_trip_adoption* adoption);
+
+/* The fixture's schema, exported by the reference, into `out`: NULL, or
+ * why not. */
+const char* adc_round_trip_fixture_schema(const char* json_path, struct ArrowSchema* out);
+
 #endif /* ADC_RULE_API_ROUND_TRIP_H */

@@ -1,4 +1,4 @@
-/* Beyond the plugin ABI: a consumer that reads its input more than once.
+/* Beyond the plugin ABI: a library that reads its input more than once.
  *
  * An Import entry point is given one structure (plugin_abi.h).  Some
  * consumers ask for their input again: a query engine binds a scan (it
@@ -15,9 +15,19 @@
  * returns: the consumer rules judge every export handed out so, one by
  * one (CONFORMANCE.md, "Reading an input more than once").
  *
- * The Python shim (harness/python) exports it: a handover object may be
- * asked for its structure as often as the library likes.  A library
- * without it reads what it is given once, as the plugin ABI says.
+ * The same holds for a round-trip library's Adopt (plugin_abi.h,
+ * ADC_ROUND_TRIP_ENTRY_POINTS): around each entry point the harness makes
+ * of an Adopt and an Export (harness/rule_api/round_trip.c), the library
+ * is given a function that exports the Adopt's input afresh, laid out as
+ * the Adopt's own (the reference's export of the fixture), and NULL after;
+ * around a made ExportSchemaFromJson, whose Adopt is given a schema alone,
+ * it exports the fixture's data as an ArrowDeviceArrayStream on the CPU,
+ * for a library whose objects are made from data (a data frame).
+ *
+ * The Python shim (harness/python) exports it on both sides: a handover or
+ * a source object may be asked for its structure as often as the library
+ * likes.  A library without it reads what it is given once, as the plugin
+ * ABI says.
  *
  * Plain C: the harness and the shim share it. */
 #ifndef ADC_EXPORT_AGAIN_H

@@ -4,7 +4,8 @@
  * library's methods return, their names, their destructors and the
  * arguments the methods take.  So the shim exports one more function,
  * adc_python_PyCapsuleProbe, which calls one of the interface's methods on
- * the object the factory made for a fixture in one of the ways below and
+ * the object the factory made (the held object of the shim's round-trip
+ * Adopt, given the fixture by the harness) in one of the ways below and
  * says what it saw; the rules judge what it saw.  A library that is not a
  * Python one has no such function: the rules are planned only for a side
  * given as python:MODULE:FACTORY (adc_rule.judges_python_objects).
@@ -18,10 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adc/arrow_c_abi.h"
+
 /* The interface's five methods ("Export Protocol"), each asked of the
  * object the factory made for the source that has it: a schema source's
- * object for __arrow_c_schema__, a batch source's for the array methods, a
- * stream source's for the stream methods. */
+ * object for __arrow_c_schema__ (AdoptSchema's), a batch source's for the
+ * array methods (AdoptBatch's, of the fixture's first batch), a stream
+ * source's for the stream methods (AdoptDeviceStream's, on the CPU). */
 enum adc_pycapsule_method {
   ADC_PYCAPSULE_SCHEMA,        /* __arrow_c_schema__() -> "arrow_schema" */
   ADC_PYCAPSULE_ARRAY,         /* __arrow_c_array__() -> ("arrow_schema", "arrow_array") */
@@ -146,17 +150,26 @@ struct adc_pycapsule_observation {
    * its types are not logically the fixture's (`changes` then says how). */
   int representation_changes;
   char changes[2 * ADC_PYCAPSULE_TEXT];
+  /* ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA, where the call returned a schema:
+   * a copy of it, set by the shim, which the rules' side compares with the
+   * fixture (filling the two above) and releases; release NULL otherwise. */
+  struct ArrowSchema returned_schema;
   /* Set where the call returned but the probe could not watch what it
    * watches (the consumed probe's child could not be made, or hung): why. */
   char unobserved[ADC_PYCAPSULE_TEXT];
 };
 
-/* adc_python_PyCapsuleProbe: NULL with `out` filled, or why the probe could
- * not be made (the interpreter did not start, the factory raised): then
- * nothing was observed. */
-typedef const char* (*adc_pycapsule_probe_function)(const char* json_path, int num_batch,
-                                                    enum adc_pycapsule_method method,
+/* adc_python_PyCapsuleProbe: calls `method` of the object `held` holds (a
+ * held object of the shim's round trip, which the caller frees after), in
+ * the way `probe` says; `requested` is the fixture's schema for
+ * ADC_PYCAPSULE_PROBE_FIXTURE_SCHEMA (a copy is passed as
+ * requested_schema), NULL otherwise.  NULL with `out` filled, or why the
+ * probe could not be made: then nothing was observed.  The object is the
+ * probe's to drop (a library object that keeps what it returned lets go of
+ * it with it): `held` then holds none. */
+typedef const char* (*adc_pycapsule_probe_function)(void* held, enum adc_pycapsule_method method,
                                                     enum adc_pycapsule_probe probe,
+                                                    const struct ArrowSchema* requested,
                                                     struct adc_pycapsule_observation* out);
 #define ADC_PYCAPSULE_PROBE_SUFFIX "PyCapsuleProbe"
 
