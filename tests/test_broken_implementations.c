@@ -23,6 +23,11 @@
  * alone, not every rule of its role: whether it is caught, not whether it
  * fails nothing else (that precision is judged on the CPU and the
  * simulated device, where every rule runs; ci/gpu-session.sh).
+ * `--round-trip` runs the twins whose defect reaches a library judged
+ * through the round-trip ABI (broken_ReachedByRoundTrip: hooks spoiling
+ * correct exports) through it: the round trip's passthrough, spoiled by
+ * the twin (fixtures/deliberately_broken/rule_twins/twin_through_round_trip.c),
+ * which each must fail by its rule alone, as through the JSON ABI.
  * `--isolation case|shared` hands each run that isolation, so that the
  * table made in either can be compared (CONFORMANCE.md, "Prepared
  * processes").
@@ -85,6 +90,9 @@ struct defect {
    * spaces; "": every device its rule runs on. */
   char shown_on[256];
   bool selected; /* the arguments, if any, name it */
+  /* Its defect reaches a library judged through the round trip
+   * (broken_ReachedByRoundTrip): hooks spoiling correct exports. */
+  bool reached_by_round_trip;
   int copy_uses; /* --through-copies: its writes or reads through the device's copies */
 };
 
@@ -105,6 +113,10 @@ static int n_named_fixtures;
  * (NULL: the default), so that the table can be made in both modes. */
 static bool own_rule_only;
 static bool through_copies;
+/* --round-trip: each twin whose defect reaches the round trip is judged
+ * through it (twin_through_round_trip.c): a twin written once, caught by
+ * its rule alone through either ABI. */
+static bool through_round_trip;
 static const char* isolation;
 /* Where the twins log their writes through copies (--through-copies). */
 static char copies_log[64];
@@ -138,6 +150,7 @@ static void read_declarations(struct defect* d) {
     snprintf(d->shown_by[d->n_shown_by++], sizeof(d->shown_by[0]), "%s", name);
   }
   snprintf(d->shown_on, sizeof(d->shown_on), "%s", twin_text(handle, "broken_ShownOnDevices"));
+  d->reached_by_round_trip = twin_text(handle, "broken_ReachedByRoundTrip")[0] != '\0';
   dlclose(handle);
 }
 
@@ -153,6 +166,8 @@ static void select_defects(int argc, char** argv) {
       own_rule_only = true;
     } else if (strcmp(argv[a], "--through-copies") == 0) {
       through_copies = true;
+    } else if (strcmp(argv[a], "--round-trip") == 0) {
+      through_round_trip = true;
     } else if (strcmp(argv[a], "--isolation") == 0 && a + 1 < argc) {
       isolation = argv[++a];
     } else if ((device || fixture) && a + 1 < argc && n_named_devices < MAX_NAMED &&
@@ -170,6 +185,7 @@ static void select_defects(int argc, char** argv) {
       defects[i].selected |=
           fnmatch(globs[g], defects[i].name, 0) == 0 || fnmatch(globs[g], defects[i].rule, 0) == 0;
     }
+    defects[i].selected &= !through_round_trip || defects[i].reached_by_round_trip;
   }
 }
 
@@ -436,13 +452,21 @@ static void start_run(struct twin_run* run) {
   snprintf(run->report, sizeof(run->report), "/tmp/adc_twin_%ld_%d_%s.json", (long)getpid(), run->defect,
            run->device->name);
   char filters[MAX_SHOWN_BY][320]; /* device, rule ID and fixture name, each bounded */
-  const char* args[12 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
+  const char* args[14 + 2 * MAX_SHOWN_BY] = {rule->role == ADC_ROLE_PRODUCER ? "--producer" : "--consumer",
                                              d->library,
                                              "--device",
                                              run->device->name,
                                              "--report-json",
                                              run->report};
   int n = 6;
+  if (through_round_trip) {
+    /* The twin reached through the round-trip ABI: the passthrough its
+     * hooks spoil (twin_through_round_trip.c), which loads it. */
+    args[1] = BUILD_PATH("libtwin_through_round_trip.so");
+    args[n++] = "--prefix";
+    args[n++] = "broken_round_trip";
+    setenv("ADC_ROUND_TRIP_TWIN", d->library, 1);
+  }
   if (isolation != NULL) {
     args[n++] = "--isolation";
     args[n++] = isolation;

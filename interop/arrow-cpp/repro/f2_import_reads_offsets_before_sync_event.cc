@@ -19,90 +19,21 @@
 // CudaMemoryManager::CopyNonOwnedTo (cuda_context.cc) does before its
 // cuMemcpyDtoH: so the defect shown is the order, and an import that wraps
 // the event before reading (or waits itself) reads as NOT REPRODUCED.
-#include <arrow/buffer.h>
-#include <arrow/device.h>
-
-#include <cstring>
-
+#include "probe_device.h"
 #include "repro.h"
 
 namespace {
 
-int copies_before_wait = 0;
-bool waited = false;
-
+// The producer's event: waited on, its work completes (the last offset is
+// written).
 class PendingEvent : public arrow::Device::SyncEvent {
  public:
   PendingEvent(void* event, release_fn_t release) : SyncEvent(event, std::move(release)) {}
-  // The producer's work completes: the last offset is written.
   arrow::Status Wait() override;
   arrow::Status Record(const arrow::Device::Stream&) override {
     return arrow::Status::OK();
   }
 };
-
-class ProbeDevice : public arrow::Device {
- public:
-  ProbeDevice() : arrow::Device(/*is_cpu=*/false) {}
-  const char* type_name() const override {
-    return "probe";
-  }
-  std::string ToString() const override {
-    return "ProbeDevice()";
-  }
-  bool Equals(const arrow::Device& other) const override {
-    return &other == this;
-  }
-  arrow::DeviceAllocationType device_type() const override {
-    return arrow::DeviceAllocationType::kEXT_DEV;
-  }
-  std::shared_ptr<arrow::MemoryManager> default_memory_manager() override;
-};
-
-class ProbeMemory : public arrow::MemoryManager {
- public:
-  explicit ProbeMemory(const std::shared_ptr<arrow::Device>& device) : MemoryManager(device) {}
-  arrow::Result<std::shared_ptr<arrow::io::RandomAccessFile>> GetBufferReader(
-      std::shared_ptr<arrow::Buffer>) override {
-    return arrow::Status::NotImplemented("reader");
-  }
-  arrow::Result<std::shared_ptr<arrow::io::OutputStream>> GetBufferWriter(
-      std::shared_ptr<arrow::Buffer>) override {
-    return arrow::Status::NotImplemented("writer");
-  }
-  arrow::Result<std::unique_ptr<arrow::Buffer>> AllocateBuffer(int64_t) override {
-    return arrow::Status::NotImplemented("allocate");
-  }
-  arrow::Result<std::shared_ptr<arrow::Device::SyncEvent>> WrapDeviceSyncEvent(
-      void* event, arrow::Device::SyncEvent::release_fn_t release) override {
-    return std::make_shared<PendingEvent>(event, std::move(release));
-  }
-
- protected:
-  arrow::Result<std::shared_ptr<arrow::Buffer>> CopyBufferTo(
-      const std::shared_ptr<arrow::Buffer>& buffer,
-      const std::shared_ptr<arrow::MemoryManager>& to) override {
-    return CopyNonOwnedTo(*buffer, to);
-  }
-  // A copy engine's read of device memory: what the memory holds now.
-  arrow::Result<std::unique_ptr<arrow::Buffer>> CopyNonOwnedTo(
-      const arrow::Buffer& buffer, const std::shared_ptr<arrow::MemoryManager>& to) override {
-    if (!to->is_cpu()) return nullptr;
-    if (auto event = buffer.device_sync_event()) ARROW_RETURN_NOT_OK(event->Wait());
-    if (!waited) copies_before_wait++;
-    ARROW_ASSIGN_OR_RAISE(auto copy, to->AllocateBuffer(buffer.size()));
-    std::memcpy(copy->mutable_data(), reinterpret_cast<const void*>(buffer.address()), buffer.size());
-    return copy;
-  }
-};
-
-std::shared_ptr<arrow::MemoryManager> ProbeDevice::default_memory_manager() {
-  static auto memory =
-      std::make_shared<ProbeMemory>(std::shared_ptr<arrow::Device>(this, [](arrow::Device*) {}));
-  return memory;
-}
-
-ProbeDevice device;
 
 // A one-row struct<s: utf8> batch "on the device": its offsets [0, 1] are
 // not written yet, so the last one still reads 0xEEEEEEEE.
@@ -117,13 +48,16 @@ void ReleaseStatic(ArrowArray* array) {
 
 arrow::Status PendingEvent::Wait() {
   offsets[1] = 1;  // spec: the data are "available ... before the event is triggered"
-  waited = true;
+  repro::probe_log().waited = true;
   return arrow::Status::OK();
 }
 
 }  // namespace
 
 int main() {
+  repro::probe_log().wrap_event = [](void* event, arrow::Device::SyncEvent::release_fn_t release) {
+    return std::make_shared<PendingEvent>(event, std::move(release));
+  };
   ArrowArray child{1, 0, 0, 3, 0, child_buffers, nullptr, nullptr, ReleaseStatic, nullptr};
   ArrowArray* children[1] = {&child};
   ArrowDeviceArray batch{};
@@ -135,10 +69,7 @@ int main() {
   arrow::Status exported = arrow::ExportSchema(*arrow::schema({arrow::field("s", arrow::utf8())}), &schema);
   if (!exported.ok()) return repro::SetupFailed(exported);
 
-  auto imported = arrow::ImportDeviceRecordBatch(
-      &batch, &schema, [](ArrowDeviceType, int64_t) -> arrow::Result<std::shared_ptr<arrow::MemoryManager>> {
-        return device.default_memory_manager();
-      });
+  auto imported = arrow::ImportDeviceRecordBatch(&batch, &schema, repro::ProbeMapper);
   std::string outcome;
   if (imported.ok()) {
     outcome = "the import recorded a values buffer of " +
@@ -149,6 +80,7 @@ int main() {
   std::printf(
       "spec: a non-null sync_event \"MUST be used to call the appropriate sync method for the device ...\n"
       "      before attempting to access the memory in the buffers\".\n");
+  const int copies_before_wait = repro::probe_log().copies_before_wait;
   return copies_before_wait > 0
              ? repro::Reproduced("F2", "ImportDeviceRecordBatch copied device memory to the CPU " +
                                            std::to_string(copies_before_wait) +

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <mutex>
 #include <string>
@@ -69,6 +70,9 @@ class RecordingHandler {
 
   // What on_schema returns (non-zero: the consumer rejects the stream).
   int on_schema_result = 0;
+  // Each task's data extracted into a structure filled with 0xA5 (else with
+  // NULL: the data not wanted).
+  bool extract_into_filled = false;
   ArrowAsyncDeviceStreamHandler handler{};
 
   // Whether a call whose text starts with `name` came, waiting for it up to
@@ -122,8 +126,22 @@ class RecordingHandler {
       Self(self)->Record("on_next_task(NULL: end)");
       return 0;
     }
-    task->extract_data(task, nullptr);
-    Self(self)->Record("on_next_task");
+    if (!Self(self)->extract_into_filled) {
+      task->extract_data(task, nullptr);
+      Self(self)->Record("on_next_task");
+      return 0;
+    }
+    // Into a structure filled with 0xA5, as the harness fills its outputs:
+    // what extract_data leaves unwritten still holds the fill.
+    ArrowDeviceArray out;
+    std::memset(&out, 0xA5, sizeof(out));
+    int code = task->extract_data(task, &out);
+    ArrowDeviceArray fill;
+    std::memset(&fill, 0xA5, sizeof(fill));
+    bool written = std::memcmp(&out, &fill, sizeof(out)) != 0;
+    if (code == 0 && written && out.array.release != nullptr) ArrowArrayRelease(&out.array);
+    Self(self)->Record("on_next_task(extract_data returned " + std::to_string(code) + ", " +
+                       (written ? "the array written" : "the array unwritten") + ")");
     return 0;
   }
 

@@ -16,14 +16,7 @@
 
 #include "nanoarrow/nanoarrow.hpp"
 #include "nanoarrow/nanoarrow_testing.hpp"
-
-#define CHECK_OK(expr)                                   \
-  do {                                                   \
-    if ((expr) != NANOARROW_OK) {                        \
-      std::fprintf(stderr, "setup failed: %s\n", #expr); \
-      return 2;                                          \
-    }                                                    \
-  } while (0)
+#include "repro_check.h"
 
 // A batch struct<x: int32> holding `values` (0 stands for null).
 static int MakeBatch(const ArrowSchema* schema, std::initializer_list<int> values, ArrowArray* out) {

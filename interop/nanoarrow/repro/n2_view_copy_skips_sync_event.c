@@ -24,6 +24,7 @@
 
 #include "nanoarrow/nanoarrow.h"
 #include "nanoarrow/nanoarrow_device.h"
+#include "repro_check.h"
 
 static int event; /* the probe's sync event: its address is all that counts */
 static int event_synchronised;
@@ -52,14 +53,6 @@ static ArrowErrorCode probe_synchronize(struct ArrowDevice* device, void* sync_e
 static void probe_release(struct ArrowDevice* device) {
   (void)device;
 }
-
-#define CHECK_OK(expr)                              \
-  do {                                              \
-    if ((expr) != NANOARROW_OK) {                   \
-      fprintf(stderr, "setup failed: %s\n", #expr); \
-      return 2;                                     \
-    }                                               \
-  } while (0)
 
 int main(void) {
   struct ArrowDevice probe = {ARROW_DEVICE_EXT_DEV, 0,    NULL, NULL,

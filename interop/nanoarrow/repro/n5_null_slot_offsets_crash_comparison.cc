@@ -20,14 +20,7 @@
 
 #include "nanoarrow/nanoarrow.hpp"
 #include "nanoarrow/nanoarrow_testing.hpp"
-
-#define CHECK_OK(expr)                                   \
-  do {                                                   \
-    if ((expr) != NANOARROW_OK) {                        \
-      std::fprintf(stderr, "setup failed: %s\n", #expr); \
-      return 2;                                          \
-    }                                                    \
-  } while (0)
+#include "repro_check.h"
 
 // A batch struct<s: utf8> = ["ab", null, null].
 static int MakeBatch(const ArrowSchema* schema, ArrowArray* out) {
