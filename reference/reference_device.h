@@ -17,6 +17,7 @@
 #ifndef ADC_REFERENCE_DEVICE_H
 #define ADC_REFERENCE_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,11 @@ struct ref_device {
    * (spec: "the consumer should not attempt to access or read the data
    * until they have synchronized on that event"); NULL or a message. */
   const char* (*wait_event)(void* sync_event);
+  /* Consumer side, without blocking: `*complete` set to whether the work
+   * behind `sync_event` is done (cudaEventQuery's role); NULL or a message.
+   * The deliberately broken consumers that poll with a deadline use it
+   * (fixtures/deliberately_broken/rule_twins/consumer_gives_up_on_event.c). */
+  const char* (*query_event)(void* sync_event, bool* complete);
   /* Copies `size` device bytes to the host; NULL or a message.  The
    * consumer copies where the CPU may not read the buffers in place
    * (ref_device_host_readable); a device whose memory the CPU reads may

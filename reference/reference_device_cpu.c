@@ -39,6 +39,11 @@ static const char* cpu_wait_event(void* sync_event) {
   return sync_event == NULL ? NULL : "sync_event is set on a CPU array, which has no event type";
 }
 
+static const char* cpu_query_event(void* sync_event, bool* complete) {
+  *complete = true;
+  return cpu_wait_event(sync_event);
+}
+
 const struct ref_device ref_device_cpu = {
     .type = ARROW_DEVICE_CPU,
     .open_stream = cpu_open_stream,
@@ -47,4 +52,5 @@ const struct ref_device ref_device_cpu = {
     .free_buffer = cpu_free_buffer,
     .close_stream = cpu_close_stream,
     .wait_event = cpu_wait_event,
+    .query_event = cpu_query_event,
 };

@@ -30,6 +30,8 @@ typedef cudaEvent_t GPU_EVENT;
 #define GPU_EVENT_CREATE(event) cudaEventCreateWithFlags(event, cudaEventDisableTiming)
 #define GPU_EVENT_RECORD cudaEventRecord
 #define GPU_EVENT_DESTROY cudaEventDestroy
+#define GPU_EVENT_QUERY cudaEventQuery
+#define GPU_ERROR_NOT_READY cudaErrorNotReady
 
 #include "reference_device_gpu.inc"
 

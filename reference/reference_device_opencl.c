@@ -202,6 +202,18 @@ static const char* opencl_wait_event(void* sync_event) {
   return error;
 }
 
+static const char* opencl_query_event(void* sync_event, bool* complete) {
+  *complete = true;
+  if (sync_event == NULL) return NULL;
+  cl_int status = CL_COMPLETE;
+  const char* error = cl_failure(clGetEventInfo(*(cl_event*)sync_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                                sizeof(status), &status, NULL),
+                                 "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
+  if (error == NULL && status < 0) error = "the event's command ended with an error";
+  *complete = error != NULL || status == CL_COMPLETE;
+  return error;
+}
+
 /* Fine-grained SVM: the consumer reads in place once it waited. */
 static const char* opencl_copy_to_host(void* host, const void* device, size_t size) {
   memcpy(host, device, size);
@@ -216,6 +228,7 @@ static const struct ref_device opencl_device = {
     .free_buffer = opencl_free_buffer,
     .close_stream = opencl_close_stream,
     .wait_event = opencl_wait_event,
+    .query_event = opencl_query_event,
     .copy_to_host = opencl_copy_to_host,
     .copy_from_host = NULL, /* the CPU writes fine-grained SVM in place */
 };

@@ -29,6 +29,8 @@ typedef hipEvent_t GPU_EVENT;
 #define GPU_EVENT_CREATE(event) hipEventCreateWithFlags(event, hipEventDisableTiming)
 #define GPU_EVENT_RECORD hipEventRecord
 #define GPU_EVENT_DESTROY hipEventDestroy
+#define GPU_EVENT_QUERY hipEventQuery
+#define GPU_ERROR_NOT_READY hipErrorNotReady
 
 #include "reference_device_gpu.inc"
 

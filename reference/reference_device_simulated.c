@@ -181,6 +181,11 @@ static const char* simulated_wait_event(void* sync_event) {
   return NULL;
 }
 
+static const char* simulated_query_event(void* sync_event, bool* complete) {
+  *complete = sync_event == NULL || adc_simulated_event_query(sync_event);
+  return NULL;
+}
+
 /* The device's copies: its memory is host memory, so a copy is a memcpy,
  * made once the data are complete (the caller has waited on the event).
  * The consumer reads in place (its kind is host readable) and never needs them; the
@@ -200,6 +205,7 @@ const struct ref_device ref_device_simulated = {
     .free_buffer = simulated_free_buffer,
     .close_stream = simulated_close_stream,
     .wait_event = simulated_wait_event,
+    .query_event = simulated_query_event,
     .copy_to_host = simulated_copy,
     .copy_from_host = simulated_copy,
 };

@@ -28,16 +28,34 @@
 extern const struct adc_device_filter adc_devices_for_late_writes;
 
 /* Hands the consumer what the rule judges, every batch exported with
- * `late_write_seconds` (0: complete, with no event).  Returns false when
- * the case got a verdict (the harness could not hand it over, or the
- * consumer could not be judged); else true with `*message` the consumer's
- * report, NULL when it found everything equal to the fixture. */
+ * `late_write_seconds` (0: complete, with no event) and
+ * `patience_seconds` (adc_feed_layout: 0, or a hold longer than a
+ * consumer's patience).  Returns false when the case got a verdict (the
+ * harness could not hand it over, or the consumer could not be judged);
+ * else true with `*message` the consumer's report, NULL when it found
+ * everything equal to the fixture. */
 typedef bool (*adc_hand_to_consumer)(struct adc_case_context* ctx, void* context, double late_write_seconds,
-                                     const char** message);
+                                     double patience_seconds, const char** message);
 
 /* Judges one rule: `what` names what is handed over ("batch 1", "the
  * stream"), `hand` hands it over with `context`. */
 void adc_judge_waiting(struct adc_case_context* ctx, const char* what, adc_hand_to_consumer hand,
                        void* context);
+
+/* The same, the values written only ADC_PATIENCE_SECONDS after the
+ * consumer begins to synchronise (on the simulated device; after the
+ * export elsewhere): a consumer that gives up on the event (a poll with a
+ * deadline, a timed wait whose timeout it ignores) and reads finds the
+ * fill bytes; one that fails the plain late write first (`plain_rule`,
+ * adc_judge_waiting's) ends unresolved, naming it.  Why that long:
+ * CONFORMANCE.md, "A hold longer than patience". */
+#define ADC_PATIENCE_SECONDS 1.0
+void adc_judge_patience(struct adc_case_context* ctx, const char* what, const char* plain_rule,
+                        adc_hand_to_consumer hand, void* context);
+
+/* The one fixture the patience rules hand over (each case holds its
+ * batches ADC_PATIENCE_SECONDS): a single batch of a single int32 column
+ * with a value (int32_nulls among the bundled ones). */
+extern const struct adc_fixture_filter adc_fixtures_for_patience;
 
 #endif /* ADC_CONSUMER_WAITING_H */

@@ -354,10 +354,11 @@ static void accepts_callbacks_after_cancel(struct adc_case_context* ctx) {
 
 /* Hands the consumer a clean async stream whose arrays are written late. */
 static bool hand_async_late(struct adc_case_context* ctx, void* context, double late_write_seconds,
-                            const char** message) {
+                            double patience_seconds, const char** message) {
   (void)context;
   struct adc_feed_async_options options = clean;
   options.late_write_seconds = late_write_seconds;
+  options.patience_seconds = patience_seconds;
   struct async_run run;
   if (!hand_async(ctx, &options, &run) || stalled(ctx, &run)) return false;
   *message = run.message;
@@ -366,6 +367,11 @@ static bool hand_async_late(struct adc_case_context* ctx, void* context, double 
 
 static void waited_before_reading(struct adc_case_context* ctx) {
   adc_judge_waiting(ctx, "the async stream", hand_async_late, NULL);
+}
+
+static void waited_out_a_long_hold(struct adc_case_context* ctx) {
+  adc_judge_patience(ctx, "the async stream", "consumer.async.sync_event.waited_before_reading",
+                     hand_async_late, NULL);
 }
 
 static const struct adc_rule rules[] = {
@@ -553,6 +559,26 @@ static const struct adc_rule rules[] = {
         .writes_late = true,
         .fixtures = &adc_fixtures_with_values,
         .run = waited_before_reading,
+    },
+    {
+        .id = "consumer.async.sync_event.waited_out_a_long_hold",
+        .clause = "ArrowDeviceArray.sync_event",
+        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
+        .method = "Hands the consumer an async stream of one batch with its values not yet written and a "
+                  "sync_event that completes "
+                  "once they are, written only 1 s after the consumer begins to synchronise on the event on "
+                  "the simulated device (1 s after the export on OpenCL and GPUs), a hold longer than a "
+                  "consumer's patience. The consumer must find it equal to the fixture: one that gives up on "
+                  "the event (a poll with a deadline, a timed wait whose timeout it ignores) and reads finds "
+                  "the fill bytes (MUST: erratum E6). One fixture, as each case waits that long.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_late_writes,
+        .writes_late = true,
+        .waits_by_design = true,
+        .fixtures = &adc_fixtures_for_patience,
+        .run = waited_out_a_long_hold,
     },
 };
 

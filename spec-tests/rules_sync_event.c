@@ -31,9 +31,10 @@ static void null_means_ready(struct adc_case_context* ctx) {
 
 /* Hands the consumer batch `*context` of a fresh feed. */
 static bool hand_batch(struct adc_case_context* ctx, void* context, double late_write_seconds,
-                       const char** message) {
+                       double patience_seconds, const char** message) {
   const int batch = *(const int*)context;
-  const struct adc_feed_layout layout = {.late_write_seconds = late_write_seconds};
+  const struct adc_feed_layout layout = {.late_write_seconds = late_write_seconds,
+                                         .patience_seconds = patience_seconds};
   struct adc_feed* feed = adc_feed_new(ctx->device);
   struct ArrowDeviceArray array;
   struct adc_error error;
@@ -49,6 +50,8 @@ static bool hand_batch(struct adc_case_context* ctx, void* context, double late_
   adc_feed_free(feed);
   return handed && !ctx->has_verdict;
 }
+
+static void consumer_waits_long(struct adc_case_context* ctx);
 
 static void consumer_waits(struct adc_case_context* ctx) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
@@ -114,6 +117,31 @@ static const struct adc_rule rules[] = {
         .fixtures = &adc_fixtures_with_values,
         .run = consumer_waits,
     },
+    {
+        .id = "consumer.sync_event.waited_out_a_long_hold",
+        .clause = "ArrowDeviceArray.sync_event",
+        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
+        .method =
+            "Hands the consumer its batch with its values not yet written and a sync_event that completes "
+            "once they are, written only 1 s after the consumer begins to synchronise on the event on "
+            "the simulated device (1 s after the export on OpenCL and GPUs), a hold longer than a "
+            "consumer's patience. The consumer must find it equal to the fixture: one that gives up on "
+            "the event (a poll with a deadline, a timed wait whose timeout it ignores) and reads finds "
+            "the fill bytes (MUST: erratum E6). One fixture, as each case waits that long.",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportBatchAndCompareToJson),
+        .devices = &adc_devices_for_late_writes,
+        .writes_late = true,
+        .waits_by_design = true,
+        .fixtures = &adc_fixtures_for_patience,
+        .run = consumer_waits_long,
+    },
 };
+
+static void consumer_waits_long(struct adc_case_context* ctx) {
+  int batch = 0;
+  adc_judge_patience(ctx, "batch 0", "consumer.sync_event.waited_before_reading", hand_batch, &batch);
+}
 
 const struct adc_rule_family adc_sync_event_rules = ADC_RULE_FAMILY(rules);

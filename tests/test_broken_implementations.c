@@ -73,7 +73,7 @@
 #include "rule_api/rule.h"
 #include "test_support.h"
 
-#define MAX_DEFECTS 128
+#define MAX_DEFECTS 256
 /* Devices a twin may run on here, at most. */
 #define ADC_MAX_TEST_DEVICES 16
 
@@ -258,11 +258,15 @@ static void discover_defects(void) {
   DIR* dir = opendir(ADC_BUILD_DIR);
   if (dir == NULL) exit(EXIT_FAILURE);
   struct dirent* entry;
-  while ((entry = readdir(dir)) != NULL && n_defects < MAX_DEFECTS) {
+  while ((entry = readdir(dir)) != NULL) {
     size_t length = strlen(entry->d_name);
     if (strncmp(entry->d_name, "libbroken_", 10) != 0 || length < 14 ||
         strcmp(entry->d_name + length - 3, ".so") != 0) {
       continue;
+    }
+    if (n_defects == MAX_DEFECTS) {
+      fprintf(stderr, "more than %d twins in %s: raise MAX_DEFECTS\n", MAX_DEFECTS, ADC_BUILD_DIR);
+      exit(EXIT_FAILURE);
     }
     struct defect* d = &defects[n_defects++];
     snprintf(d->name, sizeof(d->name), "%.*s", (int)(length - 13), entry->d_name + 10);

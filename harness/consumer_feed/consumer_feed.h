@@ -63,6 +63,12 @@ struct adc_feed_layout {
    * batch): exactly, with no timer; on a device whose events cannot tell,
    * this many seconds after the export.  Needs a device with a queue. */
   double late_write_seconds;
+  /* With late_write_seconds, when positive: a hold longer than a
+   * consumer's patience.  On the simulated device the bytes are written
+   * this many seconds after the consumer begins to synchronise on the
+   * event; elsewhere this many seconds after the export (device.h,
+   * hold_past_synchronisation). */
+  double patience_seconds;
 };
 
 /* What a late-written buffer holds until its bytes are written. */
@@ -150,6 +156,9 @@ struct adc_feed_stream_options {
    * synchronised on: a batch fetched ahead stays unwritten, and releasing
    * one batch writes no other. */
   double late_write_seconds;
+  /* With it: each batch's hold lasts this long past a synchronisation
+   * (patience_seconds of adc_feed_layout); 0: none. */
+  double patience_seconds;
 };
 
 /* Returns 0 with `out` exported (its device_type the feed's device's), or
@@ -214,6 +223,8 @@ struct adc_feed_async_options {
    * (late_write_seconds of adc_feed_layout) and its own sync_event, as the
    * stream's options have it; 0: none. */
   double late_write_seconds;
+  /* With it: patience_seconds of adc_feed_layout; 0: none. */
+  double patience_seconds;
   /* on_schema is called from inside start, before start returns, and the
    * stream goes on on that thread while the consumer has credit (it
    * requested from inside on_schema); then the delivery thread takes over. */

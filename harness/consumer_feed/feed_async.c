@@ -130,8 +130,9 @@ static int extract_data(struct ArrowAsyncTask* task, struct ArrowDeviceArray* ou
   pthread_mutex_lock(&producer->mutex);
   int code = 0;
   if (++record->extract_calls == 1 && out != NULL) {
-    const struct adc_feed_layout layout = feed_streamed_layout(record->batch, producer->options.altered_batch,
-                                                               producer->options.late_write_seconds);
+    const struct adc_feed_layout layout =
+        feed_streamed_layout(record->batch, producer->options.altered_batch,
+                             producer->options.late_write_seconds, producer->options.patience_seconds);
     struct adc_error error;
     if (adc_feed_export_batch(producer->feed, producer->file, record->batch, &layout, out, &error) == 0) {
       record->array = out->array.private_data;

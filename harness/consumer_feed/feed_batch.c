@@ -258,12 +258,18 @@ static int start_late_writes(struct export_state* state) {
   if (feed->queue == NULL) feed->queue = feed->device->driver->queue->create(feed->device, state->error);
   if (feed->queue == NULL) return -1;
   state->queue = feed->queue;
-  return feed->device->driver->queue->hold(feed->queue, state->layout->late_write_seconds, state->error);
+  const struct adc_device_queue_ops* queue = feed->device->driver->queue;
+  double patience = state->layout->patience_seconds;
+  if (patience > 0 && queue->hold_past_synchronisation != NULL)
+    return queue->hold_past_synchronisation(feed->queue, patience, state->error);
+  return queue->hold(feed->queue, patience > 0 ? patience : state->layout->late_write_seconds, state->error);
 }
 
-struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds) {
+struct adc_feed_layout feed_streamed_layout(int64_t batch, int64_t altered_batch, double late_write_seconds,
+                                            double patience_seconds) {
   return (struct adc_feed_layout){.alter_one_value = batch == altered_batch,
-                                  .late_write_seconds = late_write_seconds};
+                                  .late_write_seconds = late_write_seconds,
+                                  .patience_seconds = patience_seconds};
 }
 
 /* Exports the batch into `out` (see adc_feed_export_batch). */

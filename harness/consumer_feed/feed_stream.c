@@ -92,8 +92,9 @@ static int get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArr
                                      .device_type = device->driver->kind->arrow_type};
     return succeeded(record);
   }
-  const struct adc_feed_layout layout = feed_streamed_layout(
-      record->next_batch, record->options.altered_batch, record->options.late_write_seconds);
+  const struct adc_feed_layout layout =
+      feed_streamed_layout(record->next_batch, record->options.altered_batch,
+                           record->options.late_write_seconds, record->options.patience_seconds);
   struct adc_error error;
   if (adc_feed_export_batch(record->feed, record->file, record->next_batch, &layout, out, &error) != 0)
     return feed_failed(record, &error);

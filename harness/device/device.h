@@ -111,6 +111,13 @@ struct adc_device_queue_ops {
    * the queue is finished or freed; elsewhere, for `seconds` (a host
    * function sleeping on a GPU's stream). */
   int (*hold)(struct adc_device_queue* queue, double seconds, struct adc_error* error);
+  /* Optional, where hold_follows_synchronisation: holds the work queued
+   * after it until a synchronisation begins on an event recorded after the
+   * hold, then `patience_seconds` more (a finish or the queue's end opens
+   * it at once): a hold longer than a consumer's patience.  Elsewhere the
+   * consumer feed holds for that long after the export (hold). */
+  int (*hold_past_synchronisation)(struct adc_device_queue* queue, double patience_seconds,
+                                   struct adc_error* error);
   /* `host` is copied before this returns; `destination` is written later. */
   int (*copy_from_host)(struct adc_device_queue* queue, void* destination, const void* host, size_t size,
                         struct adc_error* error);

@@ -58,6 +58,7 @@ enum job_kind { JOB_HOLD, JOB_COPY, JOB_SIGNAL };
 struct job {
   enum job_kind kind;
   size_t first_watched_event;        /* JOB_HOLD: the index of the first event recorded behind it */
+  double patience_seconds;           /* JOB_HOLD: how long it stays shut once a synchronisation began */
   void* destination;                 /* JOB_COPY */
   void* host;                        /* JOB_COPY: the queue's own copy of the bytes */
   size_t size;                       /* JOB_COPY */
@@ -124,10 +125,22 @@ static void run_hold(struct adc_device_queue* queue, size_t first) {
   }
 }
 
+/* A hold longer than a consumer's patience: shut `seconds` more once a
+ * synchronisation began, unless a finish or the queue's end flushes it. */
+static void hold_past_synchronisation(struct adc_device_queue* queue, double seconds) {
+  struct timespec deadline = adc_monotonic_deadline(seconds);
+  pthread_mutex_lock(&queue->mutex);
+  while (queue->finishing == 0 && !queue->closing &&
+         pthread_cond_timedwait(&queue->changed, &queue->mutex, &deadline) == 0) {
+  }
+  pthread_mutex_unlock(&queue->mutex);
+}
+
 static void run_job(struct adc_device_queue* queue, struct job* job) {
   switch (job->kind) {
     case JOB_HOLD:
       run_hold(queue, job->first_watched_event);
+      if (job->patience_seconds > 0) hold_past_synchronisation(queue, job->patience_seconds);
       break;
     case JOB_COPY:
       memcpy(job->destination, job->host, job->size);
@@ -197,17 +210,28 @@ static struct job* new_job(enum job_kind kind) {
   return job;
 }
 
-/* The hold watches the events recorded behind it, from the next one on;
- * `seconds` is for devices that cannot tell when someone synchronises. */
-static int simulated_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
-  (void)seconds;
+/* The hold watches the events recorded behind it, from the next one on,
+ * and stays shut `patience_seconds` more once one is synchronised on. */
+static int push_hold(struct adc_device_queue* queue, double patience_seconds, struct adc_error* error) {
   struct job* job = new_job(JOB_HOLD);
   if (job != NULL) {
     pthread_mutex_lock(&queue->mutex);
     job->first_watched_event = queue->n_events;
     pthread_mutex_unlock(&queue->mutex);
+    job->patience_seconds = patience_seconds;
   }
   return push(queue, job, error);
+}
+
+/* `seconds` is for devices that cannot tell when someone synchronises. */
+static int simulated_queue_hold(struct adc_device_queue* queue, double seconds, struct adc_error* error) {
+  (void)seconds;
+  return push_hold(queue, 0, error);
+}
+
+static int simulated_queue_hold_past_synchronisation(struct adc_device_queue* queue, double patience_seconds,
+                                                     struct adc_error* error) {
+  return push_hold(queue, patience_seconds, error);
 }
 
 static int simulated_queue_copy_from_host(struct adc_device_queue* queue, void* destination, const void* host,
@@ -333,6 +357,7 @@ static const struct adc_device_queue_ops simulated_queue = {
     .hold_follows_synchronisation = true,
     .create = simulated_queue_new,
     .hold = simulated_queue_hold,
+    .hold_past_synchronisation = simulated_queue_hold_past_synchronisation,
     .copy_from_host = simulated_queue_copy_from_host,
     .record_event = simulated_queue_record_event,
     .finish = simulated_queue_finish,
