@@ -57,7 +57,11 @@ cJSON* run_conform_report(const char* const* args, int* exit_code) {
 }
 
 char* async_case_statuses(const char* producer, const char* consumer) {
-  /* One report over both devices: every device, filtered to these two. */
+  /* One report over both devices: every device, filtered to these two.
+   * consumer.async.sync_event.waited_out_a_long_hold is left out: its case
+   * holds a batch 1 s by design (spec-tests/consumer_waiting.h), which a
+   * hundred runs would pay a hundred times; the self-test table checks
+   * it. */
   const char* args[] = {"--fixtures", HAND_WRITTEN_FIXTURES,
                         "--producer", producer,
                         "--consumer", consumer,
@@ -65,7 +69,8 @@ char* async_case_statuses(const char* producer, const char* consumer) {
                         "--filter",   "cpu/async.*",
                         "--filter",   "simulated/async.*",
                         "--filter",   "cpu/consumer.async.*",
-                        "--filter",   "simulated/consumer.async.*",
+                        "--filter",   "simulated/consumer.async.[!s]*",
+                        "--filter",   "simulated/consumer.async.sync_event.waited_before_reading/*",
                         NULL};
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
