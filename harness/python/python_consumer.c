@@ -24,8 +24,9 @@
  *   AdoptDeviceStream __arrow_c_device_stream__ (+       ExportDeviceStream:
  *                     __arrow_c_stream__ on the CPU)     __arrow_c_device_stream__, else
  *                                                        __arrow_c_stream__
- * ExportBatch and ExportDeviceBatch give the batch itself: its array
- * method's, else the one array of its stream.
+ * The harness reads a batch back as a stream (its model may hold it as a
+ * table: harness/rule_api/round_trip.c), so the shim has no ExportBatch
+ * nor ExportDeviceBatch.
  *
  * What comes back is the library's own model of what it imported: a
  * Python library that drops, alters or retypes the values it imported
@@ -309,43 +310,6 @@ static bool batch_as_stream(struct import* import, const char* name, struct Arro
   return true;
 }
 
-/* The one batch of the result's stream, for a result that has no array
- * method; declined where the stream gave none or several. */
-static bool only_batch_of_stream(struct import* import, struct ArrowDeviceArray* out) {
-  struct ArrowDeviceArrayStream stream;
-  if (!take_device_stream(import, &stream)) return false;
-  struct ArrowDeviceArray batches[2];
-  int taken = 0, code = 0;
-  while (taken < 2 && (code = stream.get_next(&stream, &batches[taken])) == 0 &&
-         batches[taken].array.release != NULL) {
-    taken++;
-  }
-  if (code != 0) {
-    const char* error = stream.get_last_error(&stream);
-    snprintf(message, sizeof(message), "get_next of the consumer's result's stream returned %d: %s", code,
-             error != NULL ? error : "(no message)");
-  } else if (taken != 1) {
-    snprintf(message, sizeof(message), "the consumer's result's stream gave %s for one batch",
-             taken == 0 ? "no batch" : "more than one batch");
-  } else {
-    memcpy(out, &batches[0], sizeof(*out));
-  }
-  bool ok = code == 0 && taken == 1;
-  for (int i = 0; i < taken && !ok; i++) batches[i].array.release(&batches[i].array);
-  stream.release(&stream);
-  return ok;
-}
-
-/* The result's batch: the pair of its array method `name`, else the one
- * batch of its stream. */
-static bool one_batch(struct import* import, const char* name, struct ArrowDeviceArray* out) {
-  if (batch_is_a_stream(import, name)) return only_batch_of_stream(import, out);
-  struct ArrowSchema schema;
-  if (!take_pair(import, name, &schema, out)) return false;
-  schema.release(&schema);
-  return true;
-}
-
 /* ---- the round trip's entry points ---------------------------------------- */
 
 EXPORT const char* adc_python_consumer_RoundTrip_AdoptSchema(struct ArrowSchema* schema, void** held) {
@@ -393,20 +357,6 @@ EXPORT const char* adc_python_consumer_RoundTrip_AdoptDeviceStream(struct ArrowD
 EXPORT const char* adc_python_consumer_RoundTrip_ExportSchema(void* held, struct ArrowSchema* out) {
   struct import import;
   bool ok = begin(&import, held) && take_schema(&import, out);
-  return end(&import, ok);
-}
-
-EXPORT const char* adc_python_consumer_RoundTrip_ExportBatch(void* held, struct ArrowArray* out) {
-  struct import import;
-  struct ArrowDeviceArray batch;
-  bool ok = begin(&import, held) && one_batch(&import, "__arrow_c_array__", &batch);
-  if (ok) memcpy(out, &batch.array, sizeof(*out));
-  return end(&import, ok);
-}
-
-EXPORT const char* adc_python_consumer_RoundTrip_ExportDeviceBatch(void* held, struct ArrowDeviceArray* out) {
-  struct import import;
-  bool ok = begin(&import, held) && one_batch(&import, batch_method(&import, held), out);
   return end(&import, ok);
 }
 

@@ -65,16 +65,11 @@ static bool keeps_own_model(const struct adc_round_trip_functions* lib);
 
 /* What a library that keeps its own model gives back of a batch it adopted
  * is read through its ExportDeviceStream (its model may hold a batch as a
- * table, cut in batches as it likes) and compared by value
- * (rule_api/values_back.h); `held` is freed. */
+ * table, cut in batches as it likes: round_trip_makes makes its batch
+ * imports of that) and compared by value (rule_api/values_back.h); `held`
+ * is freed. */
 static const char* batch_back_by_value(const struct adc_round_trip_functions* lib, void* held,
                                        const char* json_path, int num_batch, const char* what) {
-  if (lib->ExportDeviceStream == NULL) {
-    lib->Free(held);
-    return say(
-        "the library keeps its own model and has no RoundTrip_ExportDeviceStream to read the %s back by",
-        what);
-  }
   struct ArrowDeviceArrayStream back;
   if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
   const char* error = adc_values_back_stream_differs(json_path, num_batch, &back);
@@ -90,13 +85,47 @@ static const char* stream_back_compared(const struct adc_round_trip_functions* l
   return error != NULL ? differs(what, error) : NULL;
 }
 
-static const char* export_schema(const struct adc_round_trip_functions* lib, const char* json_path,
-                                 struct ArrowSchema* out) {
+/* ---- the library adopts the fixture, as the reference exports it: NULL
+ * with `*held` set, or a message (the made Exports, and the PyCapsule
+ * probe's adoptions, adc_round_trip_adopt) ---- */
+
+static const char* adopt_fixture_schema(const struct adc_round_trip_functions* lib, const char* json_path,
+                                        void** held) {
   struct ArrowSchema schema;
   const char* error = reference.ExportSchemaFromJson(json_path, &schema);
   if (error != NULL) return reference_failed("schema", error);
+  return (error = lib->AdoptSchema(&schema, held)) != NULL ? say("%s", error) : NULL;
+}
+
+static const char* adopt_fixture_batch(const struct adc_round_trip_functions* lib, const char* json_path,
+                                       int num_batch, void** held) {
+  struct ArrowSchema schema;
+  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
+  if (error != NULL) return reference_failed("schema", error);
+  struct ArrowArray batch;
+  if ((error = reference.ExportBatchFromJson(json_path, num_batch, &batch)) != NULL) {
+    release_schema(&schema);
+    return reference_failed("batch", error);
+  }
+  return (error = lib->AdoptBatch(&schema, &batch, held)) != NULL ? say("%s", error) : NULL;
+}
+
+static const char* reference_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
+                                    int fail_at_batch, struct ArrowDeviceArrayStream* stream);
+
+static const char* adopt_fixture_stream(const struct adc_round_trip_functions* lib, const char* json_path,
+                                        ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
+                                        void** held) {
+  struct ArrowDeviceArrayStream stream;
+  if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
+  const char* error = lib->AdoptDeviceStream(&stream, held);
+  return error != NULL ? say("%s", error) : NULL;
+}
+
+static const char* export_schema(const struct adc_round_trip_functions* lib, const char* json_path,
+                                 struct ArrowSchema* out) {
   void* held = NULL;
-  if ((error = lib->AdoptSchema(&schema, &held)) != NULL) return say("%s", error);
+  if (adopt_fixture_schema(lib, json_path, &held) != NULL) return message;
   return freed_after(lib, held, lib->ExportSchema(held, out));
 }
 
@@ -114,16 +143,8 @@ static const char* import_schema(const struct adc_round_trip_functions* lib, con
 
 static const char* export_batch(const struct adc_round_trip_functions* lib, const char* json_path,
                                 int num_batch, struct ArrowArray* out) {
-  struct ArrowSchema schema;
-  const char* error = reference.ExportSchemaFromJson(json_path, &schema);
-  if (error != NULL) return reference_failed("schema", error);
-  struct ArrowArray batch;
-  if ((error = reference.ExportBatchFromJson(json_path, num_batch, &batch)) != NULL) {
-    release_schema(&schema);
-    return reference_failed("batch", error);
-  }
   void* held = NULL;
-  if ((error = lib->AdoptBatch(&schema, &batch, &held)) != NULL) return say("%s", error);
+  if (adopt_fixture_batch(lib, json_path, num_batch, &held) != NULL) return message;
   return freed_after(lib, held, lib->ExportBatch(held, out));
 }
 
@@ -204,9 +225,10 @@ static const char* reference_stream(const char* json_path, ArrowDeviceType devic
 static const char* export_stream(const struct adc_round_trip_functions* lib, const char* json_path,
                                  ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
                                  struct ArrowDeviceArrayStream* out) {
-  struct ArrowDeviceArrayStream stream;
-  if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
-  return stream_through(lib, &stream, out);
+  void* held = NULL;
+  if (adopt_fixture_stream(lib, json_path, device_type, device_id, fail_at_batch, &held) != NULL)
+    return message;
+  return freed_after(lib, held, lib->ExportDeviceStream(held, out));
 }
 
 static const char* import_stream(const struct adc_round_trip_functions* lib, const char* json_path,
@@ -221,11 +243,9 @@ static const char* import_stream(const struct adc_round_trip_functions* lib, con
 static const char* export_async(const struct adc_round_trip_functions* lib, const char* json_path,
                                 ArrowDeviceType device_type, int64_t device_id, int fail_at_batch,
                                 struct ArrowAsyncDeviceStreamHandler* handler) {
-  struct ArrowDeviceArrayStream stream;
-  if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
   void* held = NULL;
-  const char* error = lib->AdoptDeviceStream(&stream, &held);
-  if (error != NULL) return say("%s", error);
+  if (adopt_fixture_stream(lib, json_path, device_type, device_id, fail_at_batch, &held) != NULL)
+    return message;
   return freed_after(lib, held, lib->ExportAsync(held, handler));
 }
 
@@ -406,13 +426,24 @@ static const struct adc_plugin_functions* const made_by_slot[SLOTS] = {&made_0, 
   X(ImportAsyncAndCompareToJson, AdoptAsync, ExportDeviceStream)
 
 /* The JSON ABI entry points the round-trip ones of `lib` make (none without Free). */
-static adc_entry_point_set round_trip_makes(const struct adc_round_trip_functions* lib) {
+static adc_entry_point_set round_trip_makes(const struct adc_round_trip_functions* lib, bool own_model) {
   if (lib->Free == NULL) return 0;
   adc_entry_point_set set = 0;
 #define MADE_IF_PRESENT(made, adopt, export) \
   if (lib->adopt != NULL && lib->export != NULL) set |= ADC_NEED(made);
   ROUND_TRIP_MAKING(MADE_IF_PRESENT)
 #undef MADE_IF_PRESENT
+  if (own_model) {
+    /* What a library keeping its own model holds of a batch it adopted is
+     * read back through its ExportDeviceStream (batch_back_by_value). */
+    const adc_entry_point_set imports =
+        ADC_NEED(ImportBatchAndCompareToJson) | ADC_NEED(ImportDeviceBatchAndCompareToJson);
+    set &= ~imports;
+    if (lib->ExportDeviceStream != NULL && lib->AdoptBatch != NULL)
+      set |= ADC_NEED(ImportBatchAndCompareToJson);
+    if (lib->ExportDeviceStream != NULL && lib->AdoptDeviceBatch != NULL)
+      set |= ADC_NEED(ImportDeviceBatchAndCompareToJson);
+  }
   return set;
 }
 
@@ -461,7 +492,7 @@ int adc_round_trip_complete(void* handle, const char* prefix, bool own_model,
   look_up(handle, prefix, ADC_ROUND_TRIP_INFIX, #name, &lib->name, sizeof(lib->name));
   ADC_ROUND_TRIP_ENTRY_POINTS(LOOK_UP_ROUND_TRIP)
 #undef LOOK_UP_ROUND_TRIP
-  adc_entry_point_set makes = round_trip_makes(lib);
+  adc_entry_point_set makes = round_trip_makes(lib, own_model);
   /* What the library has of the JSON ABI is called as it is. */
   for (int i = 0; i < ADC_EP_COUNT; i++) {
     if (present[i]) makes &= ~ADC_ENTRY_POINT_BIT(i);
@@ -524,26 +555,10 @@ const char* adc_round_trip_adopt(void* handle, const char* prefix, const struct 
   static const enum again_kind kinds[] = {AGAIN_STREAM, AGAIN_BATCH, AGAIN_STREAM};
   adoption->again = (struct again){kinds[input], json_path, 0, ARROW_DEVICE_CPU, -1, -1};
   if (adoption->set_export_again != NULL) adoption->set_export_again(export_again, &adoption->again);
-  struct ArrowSchema schema;
-  struct ArrowArray batch;
-  struct ArrowDeviceArrayStream stream;
-  const char* error = NULL;
-  if (input != ADC_ADOPT_STREAM && (error = reference.ExportSchemaFromJson(json_path, &schema)) != NULL) {
-    error = reference_failed("schema", error);
-  } else if (input == ADC_ADOPT_SCHEMA) {
-    if ((error = lib->AdoptSchema(&schema, &adoption->held)) != NULL) error = say("%s", error);
-  } else if (input == ADC_ADOPT_BATCH) {
-    if ((error = reference.ExportBatchFromJson(json_path, 0, &batch)) != NULL) {
-      release_schema(&schema);
-      error = reference_failed("batch", error);
-    } else if ((error = lib->AdoptBatch(&schema, &batch, &adoption->held)) != NULL) {
-      error = say("%s", error);
-    }
-  } else if (reference_stream(json_path, ARROW_DEVICE_CPU, -1, -1, &stream) != NULL) {
-    error = message;
-  } else if ((error = lib->AdoptDeviceStream(&stream, &adoption->held)) != NULL) {
-    error = say("%s", error);
-  }
+  const char* error = input == ADC_ADOPT_SCHEMA ? adopt_fixture_schema(lib, json_path, &adoption->held)
+                      : input == ADC_ADOPT_BATCH
+                          ? adopt_fixture_batch(lib, json_path, 0, &adoption->held)
+                          : adopt_fixture_stream(lib, json_path, ARROW_DEVICE_CPU, -1, -1, &adoption->held);
   if (error != NULL) {
     if (adoption->set_export_again != NULL) adoption->set_export_again(NULL, NULL);
     free(adoption);
