@@ -53,6 +53,24 @@ void adc_judge_waiting(struct adc_case_context* ctx, const char* what, adc_hand_
 void adc_judge_patience(struct adc_case_context* ctx, const char* what, const char* plain_rule,
                         adc_hand_to_consumer hand, void* context);
 
+/* A patience rule of the catalogue, written once for the three interfaces:
+ * `what` is what it hands over ("its batch"), `entry_point` the Import it
+ * needs, `run` its function (adc_judge_patience). */
+#define ADC_PATIENCE_RULE(rule_id, what, entry_point, run_function)                                          \
+  {                                                                                                          \
+    .id = rule_id, .clause = "ArrowDeviceArray.sync_event", .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,    \
+    .method = "Hands the consumer " what                                                                     \
+              " with its values not yet written and a sync_event that completes once they are, written "     \
+              "only 1 s after the consumer begins to synchronise on the event on the simulated device (1 s " \
+              "after the export on OpenCL and GPUs), a hold longer than a consumer's patience. The "         \
+              "consumer must find it equal to the fixture: one that gives up on the event (a poll with a "   \
+              "deadline, a timed wait whose timeout it ignores) and reads finds the fill bytes (MUST: "      \
+              "erratum E6). One fixture, as each case waits that long.",                                     \
+    .role = ADC_ROLE_CONSUMER, .severity = ADC_MUST, .needs = ADC_NEED(entry_point),                         \
+    .devices = &adc_devices_for_late_writes, .writes_late = true, .waits_by_design = true,                   \
+    .fixtures = &adc_fixtures_for_patience, .run = run_function,                                             \
+  }
+
 /* The one fixture the patience rules hand over (each case holds its
  * batches ADC_PATIENCE_SECONDS): a single batch of a single int32 column
  * with a value (int32_nulls among the bundled ones). */

@@ -560,26 +560,8 @@ static const struct adc_rule rules[] = {
         .fixtures = &adc_fixtures_with_values,
         .run = waited_before_reading,
     },
-    {
-        .id = "consumer.async.sync_event.waited_out_a_long_hold",
-        .clause = "ArrowDeviceArray.sync_event",
-        .sentence = ADC_SYNC_EVENT_CONSUMER_SENTENCE,
-        .method = "Hands the consumer an async stream of one batch with its values not yet written and a "
-                  "sync_event that completes "
-                  "once they are, written only 1 s after the consumer begins to synchronise on the event on "
-                  "the simulated device (1 s after the export on OpenCL and GPUs), a hold longer than a "
-                  "consumer's patience. The consumer must find it equal to the fixture: one that gives up on "
-                  "the event (a poll with a deadline, a timed wait whose timeout it ignores) and reads finds "
-                  "the fill bytes (MUST: erratum E6). One fixture, as each case waits that long.",
-        .role = ADC_ROLE_CONSUMER,
-        .severity = ADC_MUST,
-        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
-        .devices = &adc_devices_for_late_writes,
-        .writes_late = true,
-        .waits_by_design = true,
-        .fixtures = &adc_fixtures_for_patience,
-        .run = waited_out_a_long_hold,
-    },
+    ADC_PATIENCE_RULE("consumer.async.sync_event.waited_out_a_long_hold", "an async stream of one batch",
+                      ImportAsyncAndCompareToJson, waited_out_a_long_hold),
 };
 
 const struct adc_rule_family adc_consumer_async_rules = ADC_RULE_FAMILY(rules);
