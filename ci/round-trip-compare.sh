@@ -49,8 +49,13 @@ done
 # cleared so that these verdicts make no annotations of their own.
 judge() {
   local judged="$1" report="$2" status=0
+  # Twice the default jobs: through the round trip a library whose data
+  # differ on the simulated device (nanoarrow's N2, N7, N8) has a hundred
+  # cases wait out the 1 s watch for late data asleep, which the default
+  # jobs run a few at a time (nanoarrow: 65 s, 25 s so; the same statuses).
+  local jobs=$((2 * ($(nproc) + 1)))
   local run=("$build_dir/adc-conform" --producer "$build_dir/$judged" --consumer "$build_dir/$judged"
-    --device "$devices" --report-json "$report")
+    --device "$devices" --jobs "$jobs" --report-json "$report")
   [ "$prefix" = - ] || run+=(--prefix "$prefix")
   rm -f "$report"
   GITHUB_ACTIONS='' "${run[@]}" >"$report.txt" 2>&1 || status=$?
