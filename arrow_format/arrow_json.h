@@ -177,6 +177,9 @@ bool arrow_json_has_dictionary(const struct arrow_json_file* file);
 bool arrow_json_has_nulls(const struct arrow_json_file* file);
 /* Whether any row of any column (at any depth) is valid. */
 bool arrow_json_has_values(const struct arrow_json_file* file);
+/* Whether a batch of a file with columns has rows: its columns can be
+ * exported with an offset. */
+bool arrow_json_has_rows(const struct arrow_json_file* file);
 /* Index of the first top-level int32 field holding at least one row, or -1. */
 int64_t arrow_json_first_int32_column(const struct arrow_json_file* file);
 

@@ -137,6 +137,13 @@ bool arrow_json_has_values(const struct arrow_json_file* file) {
   return file_has_row(file, true);
 }
 
+bool arrow_json_has_rows(const struct arrow_json_file* file) {
+  for (int64_t b = 0; b < file->n_batches; b++) {
+    if (file->n_fields > 0 && file->batches[b].length > 0) return true;
+  }
+  return false;
+}
+
 int64_t arrow_json_first_int32_column(const struct arrow_json_file* file) {
   for (int64_t c = 0; c < file->n_fields; c++) {
     const struct arrow_json_field* field = &file->fields[c];

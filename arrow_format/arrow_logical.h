@@ -133,6 +133,13 @@ int arrow_logical_compare_batches(const struct arrow_json_file* file, int64_t fi
                                   const struct ArrowSchema* schema, const struct ArrowArray* const* arrays,
                                   int64_t n_arrays, char* err, size_t err_size);
 
+/* The structure of each of `arrays` against `schema` alone (clause 6, as
+ * arrow_logical_compare_batches checks it before the rows): the columnar
+ * format's invariants, no fixture.  0, or the kind of the first breach
+ * with it in `err`. */
+int arrow_logical_check_batches(const struct ArrowSchema* schema, const struct ArrowArray* const* arrays,
+                                int64_t n_arrays, char* err, size_t err_size);
+
 /* Compares the library's schema with the fixture's logically: a "+s" of
  * the same number of top-level fields with the fixture's names, the
  * children's names where they count (clause 2), each type logically equal
@@ -160,6 +167,10 @@ enum arrow_logical_aspect {
    * fixture has it clear (a library whose model has no non-nullable
    * columns widens them), never cleared where it is set. */
   ARROW_LOGICAL_NULLABLE_MAY_WIDEN = 1 << 3,
+  /* Of the flags, ARROW_FLAG_DICTIONARY_ORDERED alone, where both sides
+   * are dictionary-encoded: part of a dictionary's type, which a consumer
+   * keeping the dictionary keeps (a decoded column has no place for it). */
+  ARROW_LOGICAL_DICTIONARY_ORDERED = 1 << 4,
 };
 
 /* The schema compared on the types and the aspects asked (enum

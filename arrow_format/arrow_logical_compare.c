@@ -174,6 +174,15 @@ int arrow_logical_compare_batches(const struct arrow_json_file* file, int64_t fi
   return finish(&c, compare_batches(&c, file, fixture_batch, schema, arrays, n_arrays), err, err_size);
 }
 
+int arrow_logical_check_batches(const struct ArrowSchema* schema, const struct ArrowArray* const* arrays,
+                                int64_t n_arrays, char* err, size_t err_size) {
+  struct comparison c;
+  memset(&c, 0, sizeof(c));
+  int status = logical_tree_build(&c.r, schema, &c.exported);
+  if (status == 0) status = check_batches(&c.r, &c.exported, arrays, n_arrays, "exported batch", 0);
+  return finish(&c, status, err, err_size);
+}
+
 /* ---- a column, a dictionary's values, on their own ---- */
 
 /* Builds the trees of `schema` and of the fixture's node `fixture_node`
@@ -273,6 +282,7 @@ int arrow_logical_compare_arrays(const struct ArrowSchema* schema, const struct 
  * them, where the node keeps the encoding a flag belongs to. */
 struct flags_walk {
   bool nullable_may_widen;
+  bool ordered_only; /* ARROW_LOGICAL_DICTIONARY_ORDERED without ARROW_LOGICAL_FLAGS */
 };
 
 static int compare_flags(struct logical_report* r, const struct logical_node* a, const struct logical_node* b,
@@ -280,7 +290,7 @@ static int compare_flags(struct logical_report* r, const struct logical_node* a,
   const struct flags_walk* walk = context;
   int64_t got = a->schema->flags, want = b->schema->flags;
   bool got_nullable = (got & ARROW_FLAG_NULLABLE) != 0, want_nullable = (want & ARROW_FLAG_NULLABLE) != 0;
-  if (got_nullable != want_nullable && !(walk->nullable_may_widen && got_nullable)) {
+  if (!walk->ordered_only && got_nullable != want_nullable && !(walk->nullable_may_widen && got_nullable)) {
     return logical_fail(r, "ARROW_FLAG_NULLABLE is %s, fixture says nullable=%s",
                         got_nullable ? "set" : "clear", want_nullable ? "true" : "false");
   }
@@ -295,7 +305,7 @@ static int compare_flags(struct logical_report* r, const struct logical_node* a,
   }
   bool got_sorted = (got & ARROW_FLAG_MAP_KEYS_SORTED) != 0,
        want_sorted = (want & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
-  if (b->type.layout == ARROW_LAYOUT_MAP && got_sorted != want_sorted) {
+  if (!walk->ordered_only && b->type.layout == ARROW_LAYOUT_MAP && got_sorted != want_sorted) {
     return logical_fail(r, "ARROW_FLAG_MAP_KEYS_SORTED is %s, fixture says %s", got_sorted ? "set" : "clear",
                         want_sorted ? "keysSorted" : "not keysSorted");
   }
@@ -310,8 +320,10 @@ int arrow_logical_compare_schema_aspects(const struct arrow_json_file* file, con
   int walked = LOGICAL_TYPES;
   if (aspects & ARROW_LOGICAL_NAMES) walked |= LOGICAL_NAMES;
   if (aspects & ARROW_LOGICAL_METADATA) walked |= LOGICAL_METADATA;
-  struct flags_walk flags = {(aspects & ARROW_LOGICAL_NULLABLE_MAY_WIDEN) != 0};
   bool with_flags = (aspects & ARROW_LOGICAL_FLAGS) != 0;
+  struct flags_walk flags = {(aspects & ARROW_LOGICAL_NULLABLE_MAY_WIDEN) != 0,
+                             !with_flags && (aspects & ARROW_LOGICAL_DICTIONARY_ORDERED) != 0};
+  with_flags |= flags.ordered_only;
   if (status == 0) {
     status = logical_walk_columns(&c.r, &c.exported, &c.fixture, walked, with_flags ? compare_flags : NULL,
                                   &flags);

@@ -10,6 +10,14 @@
 bool adc_not_supported_if_declined_plainly(struct adc_case_context* ctx, int batch) {
   char plain[1024];
   if (ctx->has_verdict || !adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) return false;
+  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
+    adc_unresolved(
+        ctx,
+        "batch %d: the consumer accepted the fixture exported as it is and handed on other data (%s "
+        "judges that): %s",
+        batch, ADC_RULE_CONSUMER_VALUES_KEPT, plain);
+    return true;
+  }
   adc_not_supported(
       ctx,
       "batch %d: the consumer declines the fixture even exported as it is (%s judges that on the "

@@ -12,12 +12,15 @@
 #include "rule_api/case_context.h"
 
 /* Whether the consumer rejects batch `batch` exported as the fixture has
- * it, with no layout of the rule's; its message into `message`. */
+ * it, with no layout of the rule's; its message into `message`, and its
+ * answer in adc_last_consumer_answer() until the next Import. */
 bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch, char* message, size_t size);
 
 /* Where the consumer declines batch `batch` exported plainly: the case's
- * not_supported, naming the decline and the baseline rule, and true;
- * false (no verdict) where it imports it. */
+ * not_supported, naming the decline and the baseline rule, and true; where
+ * it accepts it and hands on other data (rule_api/consumer_answer.h):
+ * unresolved, naming consumer.accepted.values_kept, and true; false (no
+ * verdict) where it imports it. */
 bool adc_not_supported_if_declined_plainly(struct adc_case_context* ctx, int batch);
 
 #endif /* ADC_CONSUMER_PLAIN_EXPORT_H */

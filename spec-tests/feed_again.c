@@ -52,3 +52,15 @@ const struct adc_input_again* adc_feed_stream_again(struct adc_feed_input* input
   input->stream_options = options;
   return &input->again;
 }
+
+bool adc_feed_schema_to_consumer(struct adc_case_context* ctx, struct adc_feed* feed, const char** message) {
+  struct ArrowSchema schema;
+  struct adc_error error;
+  if (adc_feed_export_schema(feed, ctx->fixture, &schema, &error) != 0) {
+    adc_unresolved(ctx, "the consumer feed could not export the schema: %s", error.message);
+    return false;
+  }
+  struct adc_feed_input input;
+  *message = adc_import_schema(ctx, &schema, adc_feed_schema_again(&input, feed, ctx->fixture));
+  return true;
+}

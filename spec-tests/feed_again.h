@@ -38,4 +38,10 @@ const struct adc_input_again* adc_feed_stream_again(struct adc_feed_input* input
                                                     const struct arrow_json_file* fixture,
                                                     const struct adc_feed_stream_options* options);
 
+/* Exports the fixture's schema from `feed` and hands it to the consumer's
+ * ImportSchemaAndCompareToJson: true with the consumer's message in
+ * `*message` (NULL: equal); false, the case unresolved, where the feed
+ * could not export it. */
+bool adc_feed_schema_to_consumer(struct adc_case_context* ctx, struct adc_feed* feed, const char** message);
+
 #endif /* ADC_FEED_AGAIN_H */

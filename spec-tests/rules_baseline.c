@@ -162,19 +162,27 @@ static void exports_baseline(struct adc_case_context* ctx) {
   }
 }
 
+/* A consumer's message on `what` of a baseline fixture, exported as the
+ * fixture has it: a decline fails this rule; other data handed on is
+ * consumer.accepted.values_kept's to fail. */
+static void judge_baseline_answer(struct adc_case_context* ctx, const char* what, const char* message) {
+  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
+    adc_unresolved(ctx,
+                   "the consumer accepted %s, exported as the fixture has it, and handed on other data (%s "
+                   "judges that): %s",
+                   what, ADC_RULE_CONSUMER_VALUES_KEPT, message);
+  } else {
+    adc_violation(ctx, "the consumer declined %s, exported as the fixture has it: %s", what, message);
+  }
+}
+
 static void imports_baseline(struct adc_case_context* ctx) {
   if (!can_be_judged(ctx, ctx->rule->needs)) return;
   struct adc_error error;
   struct adc_feed* feed = adc_feed_new(ctx->device);
-  struct ArrowSchema schema;
-  if (adc_feed_export_schema(feed, ctx->fixture, &schema, &error) != 0) {
-    adc_unresolved(ctx, "the consumer feed could not export the schema: %s", error.message);
-  } else {
-    struct adc_feed_input input;
-    const char* message = adc_import_schema(ctx, &schema, adc_feed_schema_again(&input, feed, ctx->fixture));
-    if (message != NULL) {
-      adc_violation(ctx, "the consumer declined the schema, exported as the fixture has it: %s", message);
-    }
+  const char* schema_message;
+  if (adc_feed_schema_to_consumer(ctx, feed, &schema_message) && schema_message != NULL) {
+    judge_baseline_answer(ctx, "the schema", schema_message);
   }
   adc_feed_free(feed);
   ADC_FOR_EACH_BATCH(ctx, batch) {
@@ -187,8 +195,9 @@ static void imports_baseline(struct adc_case_context* ctx) {
       const char* message =
           adc_import_batch(ctx, batch, &array, adc_feed_batch_again(&input, feed, ctx->fixture, batch, NULL));
       if (message != NULL) {
-        adc_violation(ctx, "the consumer declined batch %d, exported as the fixture has it: %s", batch,
-                      message);
+        char what[32];
+        snprintf(what, sizeof(what), "batch %d", batch);
+        judge_baseline_answer(ctx, what, message);
       }
     }
     adc_feed_free(feed);

@@ -27,7 +27,11 @@
  * through the round-trip ABI (broken_ReachedByRoundTrip: hooks spoiling
  * correct exports) through it: the round trip's passthrough, spoiled by
  * the twin (fixtures/deliberately_broken/rule_twins/twin_through_round_trip.c),
- * which each must fail by its rule alone, as through the JSON ABI.
+ * which each must fail by its rule alone, as through the JSON ABI.  A
+ * consumer's reading shown in what it hands on (broken_HandedOnAlone:
+ * consumer.accepted.values_kept's twins) is run through the round trip
+ * alone: the JSON ABI's consumer compares itself and hands nothing on, and
+ * the table says so.
  * `--isolation case|shared` hands each run that isolation, so that the
  * table made in either can be compared (CONFORMANCE.md, "Prepared
  * processes").
@@ -93,6 +97,9 @@ struct defect {
   /* Its defect reaches a library judged through the round trip
    * (broken_ReachedByRoundTrip): hooks spoiling correct exports. */
   bool reached_by_round_trip;
+  /* It is a consumer's reading, shown in what a round-trip consumer hands
+   * on alone (broken_HandedOnAlone): not run through the JSON ABI. */
+  bool handed_on_alone;
   int copy_uses; /* --through-copies: its writes or reads through the device's copies */
 };
 
@@ -151,6 +158,7 @@ static void read_declarations(struct defect* d) {
   }
   snprintf(d->shown_on, sizeof(d->shown_on), "%s", twin_text(handle, "broken_ShownOnDevices"));
   d->reached_by_round_trip = twin_text(handle, "broken_ReachedByRoundTrip")[0] != '\0';
+  d->handed_on_alone = twin_text(handle, "broken_HandedOnAlone")[0] != '\0';
   dlclose(handle);
 }
 
@@ -320,7 +328,11 @@ static void why_not_run(const struct defect* d, const struct adc_rule* rule,
                         const struct adc_device_target* target, char* why, size_t size) {
   char lacks[256];
   why[0] = '\0';
-  if (d->shown_on[0] != '\0' && !among_words(d->shown_on, target->name)) {
+  if (d->handed_on_alone && !through_round_trip) {
+    snprintf(why, size,
+             "its defect shows in what a consumer hands on, which the JSON ABI's consumer does not: run "
+             "through the round trip (--round-trip)");
+  } else if (d->shown_on[0] != '\0' && !among_words(d->shown_on, target->name)) {
     snprintf(why, size, "its defect does not show there (it shows on %s)", d->shown_on);
   } else if (rule->devices != NULL && !rule->devices->holds(target)) {
     snprintf(why, size, "its rule does not apply there");

@@ -9,6 +9,7 @@
 
 #include "rule_api/library_text.h"
 #include "rule_api/needs.h"
+#include "rule_api/round_trip.h"
 
 static const char not_called[] = "(the consumer was not called)";
 
@@ -16,6 +17,23 @@ static const char not_called[] = "(the consumer was not called)";
 static const char* bounded(const char* message) {
   static char text[ADC_LIBRARY_TEXT_LIMIT + 128];
   return adc_library_text(message, text, sizeof(text));
+}
+
+static _Thread_local enum adc_consumer_answer last_answer;
+
+enum adc_consumer_answer adc_last_consumer_answer(void) {
+  return last_answer;
+}
+
+/* Before an Import: what a made Import of the round trip records is its own. */
+static void forget_answer(void) {
+  last_answer = ADC_CONSUMER_REPORTED;
+  (void)adc_round_trip_take_answer();
+}
+
+/* After an Import that returned `message` (NULL: equal). */
+static void note_answer(const char* message) {
+  last_answer = message == NULL ? ADC_CONSUMER_FOUND_EQUAL : adc_round_trip_take_answer();
 }
 
 /* One Import's input, exportable again while the Import runs. */
@@ -66,6 +84,7 @@ static void offer_input_again(const struct adc_case_context* ctx, struct input_a
 
 const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* schema,
                               const struct adc_input_again* again) {
+  forget_answer();
   if (!adc_can_call(ctx, ADC_EP_ImportSchemaAndCompareToJson)) {
     schema->release(schema);
     return not_called;
@@ -73,6 +92,7 @@ const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* 
   struct input_again input = {again, false, ""};
   offer_input_again(ctx, &input);
   const char* message = ctx->library->functions.ImportSchemaAndCompareToJson(ctx->fixture_path, schema);
+  note_answer(message);
   /* Read before the library's next call, which may end its message's life. */
   const char* reported = bounded(message);
   offer_input_again(ctx, NULL);
@@ -81,6 +101,7 @@ const char* adc_import_schema(struct adc_case_context* ctx, struct ArrowSchema* 
 
 const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct ArrowDeviceArray* array,
                              const struct adc_input_again* again) {
+  forget_answer();
   if (!adc_can_call(ctx, ADC_EP_ImportBatchAndCompareToJson)) {
     array->array.release(&array->array);
     return not_called;
@@ -92,6 +113,7 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
   const char* message =
       plain ? ctx->library->functions.ImportBatchAndCompareToJson(ctx->fixture_path, batch, &array->array)
             : ctx->library->functions.ImportDeviceBatchAndCompareToJson(ctx->fixture_path, batch, array);
+  note_answer(message);
   /* Read before the library's next call, which may end its message's life. */
   const char* reported = bounded(message);
   offer_input_again(ctx, NULL);
@@ -100,6 +122,7 @@ const char* adc_import_batch(struct adc_case_context* ctx, int batch, struct Arr
 
 const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,
                                      const struct adc_input_again* again) {
+  forget_answer();
   if (!adc_can_call(ctx, ADC_EP_ImportDeviceStreamAndCompareToJson)) {
     stream->release(stream);
     return not_called;
@@ -107,6 +130,7 @@ const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowD
   struct input_again input = {again, false, ""};
   offer_input_again(ctx, &input);
   const char* message = ctx->library->functions.ImportDeviceStreamAndCompareToJson(ctx->fixture_path, stream);
+  note_answer(message);
   /* Read before the library's next call, which may end its message's life. */
   const char* reported = bounded(message);
   offer_input_again(ctx, NULL);
@@ -115,9 +139,12 @@ const char* adc_import_device_stream(struct adc_case_context* ctx, struct ArrowD
 
 const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStart start,
                              void* start_context) {
+  forget_answer();
   if (!adc_can_call(ctx, ADC_EP_ImportAsyncAndCompareToJson)) return not_called;
-  return bounded(ctx->library->functions.ImportAsyncAndCompareToJson(
-      ctx->fixture_path, ctx->device->driver->kind->arrow_type, start, start_context));
+  const char* message = ctx->library->functions.ImportAsyncAndCompareToJson(
+      ctx->fixture_path, ctx->device->driver->kind->arrow_type, start, start_context);
+  note_answer(message);
+  return bounded(message);
 }
 
 const char* adc_import_async_cancelling(struct adc_case_context* ctx, int cancel_after_batch,

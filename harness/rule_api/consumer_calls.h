@@ -8,6 +8,7 @@
 #define ADC_CONSUMER_CALLS_H
 
 #include "rule_api/case_context.h"
+#include "rule_api/consumer_answer.h"
 #include "support/error.h"
 
 /* The rule a consumer declining a plain export of a baseline fixture
@@ -58,5 +59,11 @@ const char* adc_import_async(struct adc_case_context* ctx, ADC_AsyncProducerStar
  * consumer cancelling once it has received batch `cancel_after_batch`. */
 const char* adc_import_async_cancelling(struct adc_case_context* ctx, int cancel_after_batch,
                                         ADC_AsyncProducerStart start, void* start_context);
+
+/* What the last Import on this thread showed beyond its message
+ * (consumer_answer.h): found equal, or through the round trip a decline or
+ * other data handed on; ADC_CONSUMER_REPORTED where the suite cannot tell
+ * (the JSON ABI), and where the call could not be made. */
+enum adc_consumer_answer adc_last_consumer_answer(void);
 
 #endif /* ADC_CONSUMER_CALLS_H */

@@ -31,12 +31,30 @@ static const char* say(const char* format, ...) {
   return message;
 }
 
+/* What the last made Import showed of the library's answer
+ * (rule_api/consumer_answer.h): set as the made entry points end. */
+static _Thread_local enum adc_consumer_answer answer;
+
+enum adc_consumer_answer adc_round_trip_take_answer(void) {
+  enum adc_consumer_answer taken = answer;
+  answer = ADC_CONSUMER_REPORTED;
+  return taken;
+}
+
+/* The library said no: its Adopt, or its export of what it holds, failed. */
+static const char* declined(const char* error) {
+  answer = ADC_CONSUMER_DECLINED;
+  return say("%s", error);
+}
+
 static const char* reference_failed(const char* what, const char* reason) {
+  answer = ADC_CONSUMER_REPORTED;
   return say("the reference could not export the fixture's %s for the library to adopt: %.1500s", what,
              reason);
 }
 
 static const char* differs(const char* what, const char* reason) {
+  answer = ADC_CONSUMER_HANDED_ON_OTHER;
   return say("what the library exported from the %s it adopted differs from the fixture: %.1500s", what,
              reason);
 }
@@ -54,7 +72,7 @@ static void release_array(struct ArrowArray* array) {
 /* After an export from `held`, which returned `error`: frees `held`,
  * keeping the export's message (the library's is gone with its next call). */
 static const char* freed_after(const struct adc_round_trip_functions* lib, void* held, const char* error) {
-  if (error != NULL) say("%s", error);
+  if (error != NULL) declined(error);
   lib->Free(held);
   return error != NULL ? message : NULL;
 }
@@ -62,6 +80,38 @@ static const char* freed_after(const struct adc_round_trip_functions* lib, void*
 /* ---- the made entry points, on the round-trip functions `lib` ------------- */
 
 static bool keeps_own_model(const struct adc_round_trip_functions* lib);
+
+/* The comparison by value of what the library handed back (`error`:
+ * NULL where it is the fixture's, from values_back.h just before): a
+ * failure of the library's own stream while it is read back is its
+ * decline; other types its model's; a batch the format forbids its
+ * export's; other data, with the fixture's types, a misreading. */
+static const char* compared_by_value(const char* error, const char* what) {
+  if (error == NULL) return NULL;
+  switch (adc_values_back_last_finding()) {
+    case ADC_BACK_LIBRARY_FAILED:
+      return declined(error);
+    case ADC_BACK_OTHER_TYPES:
+      differs(what, error);
+      answer = ADC_CONSUMER_OWN_TYPES;
+      return message;
+    case ADC_BACK_INVALID:
+      differs(what, error);
+      answer = ADC_CONSUMER_HANDED_ON_INVALID;
+      return message;
+    case ADC_BACK_OTHER_DATA:
+      return differs(what, error);
+    case ADC_BACK_NOT_COMPARED:
+      break;
+  }
+  answer = ADC_CONSUMER_REPORTED;
+  return say("%s", error);
+}
+
+/* The reference's comparison of what the library handed back. */
+static const char* compared_by_reference(const char* error, const char* what) {
+  return error != NULL ? differs(what, error) : NULL;
+}
 
 /* What a library that keeps its own model gives back of a batch it adopted
  * is read through its ExportDeviceStream (its model may hold a batch as a
@@ -72,17 +122,64 @@ static const char* batch_back_by_value(const struct adc_round_trip_functions* li
                                        const char* json_path, int num_batch, const char* what) {
   struct ArrowDeviceArrayStream back;
   if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
-  const char* error = adc_values_back_stream_differs(json_path, num_batch, &back);
-  return error != NULL ? differs(what, error) : NULL;
+  return compared_by_value(adc_values_back_stream_differs(json_path, num_batch, &back), what);
+}
+
+/* The library's stream as the reference reads it back, noting whether the
+ * library's own get_schema or get_next failed: its decline, which the
+ * reference's message alone does not tell from other data. */
+struct watched_back {
+  struct ArrowDeviceArrayStream library;
+  bool library_failed;
+};
+
+static int watched_get_schema(struct ArrowDeviceArrayStream* stream, struct ArrowSchema* out) {
+  struct watched_back* watch = stream->private_data;
+  int code = watch->library.get_schema(&watch->library, out);
+  watch->library_failed |= code != 0;
+  return code;
+}
+
+static int watched_get_next(struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArray* out) {
+  struct watched_back* watch = stream->private_data;
+  int code = watch->library.get_next(&watch->library, out);
+  watch->library_failed |= code != 0;
+  return code;
+}
+
+static const char* watched_get_last_error(struct ArrowDeviceArrayStream* stream) {
+  struct watched_back* watch = stream->private_data;
+  return watch->library.get_last_error(&watch->library);
+}
+
+static void watched_release(struct ArrowDeviceArrayStream* stream) {
+  struct watched_back* watch = stream->private_data;
+  if (watch->library.release != NULL) watch->library.release(&watch->library);
+  stream->release = NULL;
 }
 
 /* A stream the library exported back, compared with every batch of the
  * fixture: by value where it keeps its own model, else by the reference. */
 static const char* stream_back_compared(const struct adc_round_trip_functions* lib, const char* json_path,
                                         struct ArrowDeviceArrayStream* back, const char* what) {
-  const char* error = keeps_own_model(lib) ? adc_values_back_stream_differs(json_path, -1, back)
-                                           : reference.ImportDeviceStreamAndCompareToJson(json_path, back);
-  return error != NULL ? differs(what, error) : NULL;
+  if (keeps_own_model(lib))
+    return compared_by_value(adc_values_back_stream_differs(json_path, -1, back), what);
+  /* Moved into the watch, which lives until the reference returns: an
+   * Import releases what it is given before it returns. */
+  struct watched_back watch = {*back, false};
+  back->release = NULL;
+  struct ArrowDeviceArrayStream watched = {
+      .device_type = watch.library.device_type,
+      .get_schema = watched_get_schema,
+      .get_next = watched_get_next,
+      .get_last_error = watched_get_last_error,
+      .release = watched_release,
+      .private_data = &watch,
+  };
+  const char* error = reference.ImportDeviceStreamAndCompareToJson(json_path, &watched);
+  if (watched.release != NULL) watched.release(&watched);
+  if (error != NULL && watch.library_failed) return declined(error);
+  return compared_by_reference(error, what);
 }
 
 /* ---- the library adopts the fixture, as the reference exports it: NULL
@@ -94,7 +191,7 @@ static const char* adopt_fixture_schema(const struct adc_round_trip_functions* l
   struct ArrowSchema schema;
   const char* error = reference.ExportSchemaFromJson(json_path, &schema);
   if (error != NULL) return reference_failed("schema", error);
-  return (error = lib->AdoptSchema(&schema, held)) != NULL ? say("%s", error) : NULL;
+  return (error = lib->AdoptSchema(&schema, held)) != NULL ? declined(error) : NULL;
 }
 
 static const char* adopt_fixture_batch(const struct adc_round_trip_functions* lib, const char* json_path,
@@ -107,7 +204,7 @@ static const char* adopt_fixture_batch(const struct adc_round_trip_functions* li
     release_schema(&schema);
     return reference_failed("batch", error);
   }
-  return (error = lib->AdoptBatch(&schema, &batch, held)) != NULL ? say("%s", error) : NULL;
+  return (error = lib->AdoptBatch(&schema, &batch, held)) != NULL ? declined(error) : NULL;
 }
 
 static const char* reference_stream(const char* json_path, ArrowDeviceType device_type, int64_t device_id,
@@ -119,7 +216,7 @@ static const char* adopt_fixture_stream(const struct adc_round_trip_functions* l
   struct ArrowDeviceArrayStream stream;
   if (reference_stream(json_path, device_type, device_id, fail_at_batch, &stream) != NULL) return message;
   const char* error = lib->AdoptDeviceStream(&stream, held);
-  return error != NULL ? say("%s", error) : NULL;
+  return error != NULL ? declined(error) : NULL;
 }
 
 static const char* export_schema(const struct adc_round_trip_functions* lib, const char* json_path,
@@ -133,12 +230,12 @@ static const char* import_schema(const struct adc_round_trip_functions* lib, con
                                  struct ArrowSchema* schema) {
   void* held = NULL;
   const char* error = lib->AdoptSchema(schema, &held);
-  if (error != NULL) return say("%s", error);
+  if (error != NULL) return declined(error);
   struct ArrowSchema back;
   if (freed_after(lib, held, lib->ExportSchema(held, &back)) != NULL) return message;
-  error = keeps_own_model(lib) ? adc_values_back_schema_differs(json_path, &back)
-                               : reference.ImportSchemaAndCompareToJson(json_path, &back);
-  return error != NULL ? differs("schema", error) : NULL;
+  if (keeps_own_model(lib))
+    return compared_by_value(adc_values_back_schema_differs(json_path, &back), "schema");
+  return compared_by_reference(reference.ImportSchemaAndCompareToJson(json_path, &back), "schema");
 }
 
 static const char* export_batch(const struct adc_round_trip_functions* lib, const char* json_path,
@@ -157,12 +254,11 @@ static const char* import_batch(const struct adc_round_trip_functions* lib, cons
     return reference_failed("schema", error);
   }
   void* held = NULL;
-  if ((error = lib->AdoptBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  if ((error = lib->AdoptBatch(&schema, batch, &held)) != NULL) return declined(error);
   if (keeps_own_model(lib)) return batch_back_by_value(lib, held, json_path, num_batch, "batch");
   struct ArrowArray back;
   if (freed_after(lib, held, lib->ExportBatch(held, &back)) != NULL) return message;
-  error = reference.ImportBatchAndCompareToJson(json_path, num_batch, &back);
-  return error != NULL ? differs("batch", error) : NULL;
+  return compared_by_reference(reference.ImportBatchAndCompareToJson(json_path, num_batch, &back), "batch");
 }
 
 static const char* export_device_batch(const struct adc_round_trip_functions* lib, const char* json_path,
@@ -178,7 +274,7 @@ static const char* export_device_batch(const struct adc_round_trip_functions* li
     return reference_failed("batch on the device", error);
   }
   void* held = NULL;
-  if ((error = lib->AdoptDeviceBatch(&schema, &batch, &held)) != NULL) return say("%s", error);
+  if ((error = lib->AdoptDeviceBatch(&schema, &batch, &held)) != NULL) return declined(error);
   return freed_after(lib, held, lib->ExportDeviceBatch(held, out));
 }
 
@@ -191,12 +287,12 @@ static const char* import_device_batch(const struct adc_round_trip_functions* li
     return reference_failed("schema", error);
   }
   void* held = NULL;
-  if ((error = lib->AdoptDeviceBatch(&schema, batch, &held)) != NULL) return say("%s", error);
+  if ((error = lib->AdoptDeviceBatch(&schema, batch, &held)) != NULL) return declined(error);
   if (keeps_own_model(lib)) return batch_back_by_value(lib, held, json_path, num_batch, "device batch");
   struct ArrowDeviceArray back;
   if (freed_after(lib, held, lib->ExportDeviceBatch(held, &back)) != NULL) return message;
-  error = reference.ImportDeviceBatchAndCompareToJson(json_path, num_batch, &back);
-  return error != NULL ? differs("device batch", error) : NULL;
+  return compared_by_reference(reference.ImportDeviceBatchAndCompareToJson(json_path, num_batch, &back),
+                               "device batch");
 }
 
 /* Adopts `stream` (the reference's) and exports the library's own. */
@@ -204,7 +300,7 @@ static const char* stream_through(const struct adc_round_trip_functions* lib,
                                   struct ArrowDeviceArrayStream* stream, struct ArrowDeviceArrayStream* out) {
   void* held = NULL;
   const char* error = lib->AdoptDeviceStream(stream, &held);
-  if (error != NULL) return say("%s", error);
+  if (error != NULL) return declined(error);
   return freed_after(lib, held, lib->ExportDeviceStream(held, out));
 }
 
@@ -254,7 +350,7 @@ static const char* import_async(const struct adc_round_trip_functions* lib, cons
                                 void* start_context) {
   void* held = NULL;
   const char* error = lib->AdoptAsync(device_type, start, start_context, &held);
-  if (error != NULL) return say("%s", error);
+  if (error != NULL) return declined(error);
   struct ArrowDeviceArrayStream back;
   if (freed_after(lib, held, lib->ExportDeviceStream(held, &back)) != NULL) return message;
   return stream_back_compared(lib, json_path, &back, "async stream");

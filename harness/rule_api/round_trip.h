@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "adc/plugin_abi.h"
+#include "rule_api/consumer_answer.h"
 #include "rule_api/entry_points.h"
 #include "support/error.h"
 
@@ -31,6 +32,11 @@ int adc_round_trip_complete(void* handle, const char* prefix, bool keeps_own_mod
                             struct adc_round_trip_functions* round_trip,
                             struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
                             struct adc_error* error);
+
+/* What the last made Import on this thread showed of the library's answer
+ * where it returned a message (consumer_answer.h), read once: the next
+ * read says ADC_CONSUMER_REPORTED until a made Import ends again. */
+enum adc_consumer_answer adc_round_trip_take_answer(void);
 
 /* The round-trip entry points that make `entry_point` ("AdoptDeviceBatch,
  * ExportDeviceBatch and Free"), or NULL where none does. */
