@@ -51,6 +51,12 @@ static bool expected_not_supported(const cJSON* item, const struct adc_device_dr
                        strstr(id, "/device_stream.lifetime.events_outlive_stream/") != NULL ||
                        strstr(id, "/async.lifetime.events_outlive_stream/") != NULL;
   if (judges_events && strstr(message, "nothing to judge") != NULL) return true;
+  /* The reference's consumer compares itself (the JSON ABI) and hands
+   * nothing on: the rule judging what a consumer hands on has nothing to
+   * read (tests/test_round_trip.c judges it through the passthrough). */
+  if (strstr(id, "/consumer.accepted.values_kept/") != NULL &&
+      strstr(message, "compares what it imports itself") != NULL)
+    return true;
   const struct adc_rule* rule = adc_rule_find(cJSON_GetObjectItem(item, "rule")->valuestring);
   char why[256];
   return rule != NULL && !adc_device_meets_needs(rule, device, why, sizeof(why)) && strcmp(message, why) == 0;

@@ -69,6 +69,16 @@ START_TEST(a_passthrough_ends_every_case_as_the_reference_does) {
       lacking++;
       continue;
     }
+    if (strstr(id, "/consumer.accepted.values_kept/") != NULL) {
+      /* Judged through the round trip alone: the reference's consumer
+       * compares itself and hands nothing on (not_supported there); the
+       * passthrough hands on what it adopted, and must pass. */
+      ck_assert_msg(strcmp(text_of(other, "status"), "pass") == 0, "%s: %s through the round trip: %s", id,
+                    text_of(other, "status"), message);
+      ck_assert_str_eq(text_of(item, "status"), "not_supported");
+      same++;
+      continue;
+    }
     ck_assert_msg(strcmp(text_of(item, "status"), text_of(other, "status")) == 0,
                   "%s: %s for the reference, %s through the round trip: %s", id, text_of(item, "status"),
                   text_of(other, "status"), message);

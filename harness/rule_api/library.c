@@ -65,7 +65,7 @@ int adc_library_open(struct adc_library* library, const char* path, const char* 
   library->fork_protocol.after_fork_in_parent = look_up_step(library, ADC_AFTER_FORK_IN_PARENT_SUFFIX);
   library->fork_protocol.after_fork_in_child = look_up_step(library, ADC_AFTER_FORK_IN_CHILD_SUFFIX);
   return adc_round_trip_complete(library->handle, prefix, library->keeps_own_model, &library->round_trip,
-                                 &library->functions, library->present, error);
+                                 &library->functions, library->present, &library->made_by_round_trip, error);
 }
 
 bool adc_library_can_be_forked(const struct adc_library* library) {

@@ -32,6 +32,10 @@ struct adc_library {
   /* Its round-trip entry points (NULL members where absent), of which the
    * JSON ABI's it lacks are made (rule_api/round_trip.h). */
   struct adc_round_trip_functions round_trip;
+  /* The entry points made so: an Import among them tells a decline from
+   * other data handed on (rule_api/consumer_answer.h); the library's own
+   * Import of the JSON ABI compares itself, and does not. */
+  adc_entry_point_set made_by_round_trip;
 };
 
 /* dlopen `path` and look every entry point up, those of the JSON ABI it

@@ -583,7 +583,8 @@ static int open_reference(struct adc_error* error) {
 
 int adc_round_trip_complete(void* handle, const char* prefix, bool own_model,
                             struct adc_round_trip_functions* lib, struct adc_plugin_functions* functions,
-                            bool present[ADC_EP_COUNT], struct adc_error* error) {
+                            bool present[ADC_EP_COUNT], adc_entry_point_set* made, struct adc_error* error) {
+  *made = 0;
 #define LOOK_UP_ROUND_TRIP(name, result, parameters, arguments) \
   look_up(handle, prefix, ADC_ROUND_TRIP_INFIX, #name, &lib->name, sizeof(lib->name));
   ADC_ROUND_TRIP_ENTRY_POINTS(LOOK_UP_ROUND_TRIP)
@@ -595,6 +596,7 @@ int adc_round_trip_complete(void* handle, const char* prefix, bool own_model,
   }
   if (makes == 0) return 0;
   if (open_reference(error) != 0) return -1;
+  *made = makes;
   size_t slot = 0;
   while (slot < n_slots &&
          (memcmp(&slots[slot], lib, sizeof(*lib)) != 0 || slot_keeps_own_model[slot] != own_model))

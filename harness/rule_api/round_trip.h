@@ -27,11 +27,12 @@ void adc_round_trip_use_reference(const char* reference_path);
  * the reference library cannot be loaded or a library beyond the second
  * needs it.  What a library that keeps its own model (rule_api/library.h)
  * gives back is read as a stream and compared by value (values_back.h);
- * another's, exactly, by the reference. */
+ * another's, exactly, by the reference.  The entry points made so into
+ * `*made`. */
 int adc_round_trip_complete(void* handle, const char* prefix, bool keeps_own_model,
                             struct adc_round_trip_functions* round_trip,
                             struct adc_plugin_functions* functions, bool present[ADC_EP_COUNT],
-                            struct adc_error* error);
+                            adc_entry_point_set* made, struct adc_error* error);
 
 /* What the last made Import on this thread showed of the library's answer
  * where it returned a message (consumer_answer.h), read once: the next
