@@ -5,7 +5,7 @@
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
-# reports, the libFuzzer targets (45 s each), and the CPU-run benchmark.
+# reports, the libFuzzer targets (35 s each), and the CPU-run benchmark.
 # OpenCL runs on PoCL, which ci/install-deps.sh installs (CONFORMANCE.md,
 # "OpenCL": what runs on it in each step).
 set -euo pipefail
@@ -50,10 +50,12 @@ ci/test-downstream-example.sh build/default
 
 # (The tests labelled slow, the self-test table, async_repeatability and
 # verdicts_under_load, run in the default build only: under ASan the table
-# alone takes minutes.  So do costly_runtime_model, whose subject is the
-# runner's timing with a slow device, not memory: the same code, the
-# runner's slots for a costly device, runs under ASan in
-# reference_pair_opencl; and the twins' device-id and round-trip tables.)
+# alone takes minutes.  So do costly_runtime_model and kept_threads, whose
+# subjects are the runner's timing with a slow device and a library's idle
+# threads, not memory: the same code (the runner's slots for a costly
+# device, the thread count every prepared process takes after a case) runs
+# under ASan in reference_pair_opencl and every other run; and the twins'
+# device-id and round-trip tables.)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
@@ -70,9 +72,9 @@ ctest --preset tsan
 section "Valgrind memcheck: harness and reference pair (every rule, three fixtures)"
 ci/valgrind-reference.sh build/valgrind
 
-section "libFuzzer: 45 s per target"
+section "libFuzzer: 35 s per target"
 # The fixture reader, the comparison with its mirror, the verdict wire,
-# the round trips of random files of every type (4 minutes in all); each
+# the round trips of random files of every type (2 minutes 20 s in all); each
 # replays its committed corpus, then fuzzes from it (tests/fuzz).
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$jobs"
