@@ -21,7 +21,7 @@
 /* A consumer's answers to exports equal to the fixture. */
 struct answers {
   int accepted;         /* found equal */
-  char not_taken[1024]; /* the first decline, or hand-on in the library's own types: "" where none */
+  char not_taken[1024]; /* the first decline, own-types or invalid hand-on: "" where none */
   char untold[1024];    /* the first message that tells no decline from a difference */
 };
 
