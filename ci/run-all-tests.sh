@@ -70,7 +70,7 @@ cmake --build --preset tsan -j"$jobs"
 ctest --preset tsan
 
 section "Valgrind memcheck: harness and reference pair (every rule, three fixtures)"
-ci/valgrind-reference.sh build/valgrind
+ci/valgrind-reference.sh build/default
 
 section "libFuzzer: 35 s per target"
 # The fixture reader, the comparison with its mirror, the verdict wire,

@@ -10,21 +10,30 @@
 # dictionaries of strings and of ints, and several batches of int32, utf8
 # and int64 with an empty one among them.  The int32-only fixtures add no
 # code path, and memcheck costs about 0.2 s a case (half of it the leak
-# check at each case's exit), so leaving them out keeps this step near two
-# minutes on two cores.
+# check at each case's exit), so leaving them out keeps this step near a
+# minute on two cores.
+#
+# The programs are the default build's (RelWithDebInfo: -O2 -g), as users
+# run them: memcheck reads the machine code, the debug information names
+# the places; a Debug build of their own cost the test command half a
+# minute of compiling and found nothing more (0 reports either way,
+# 2026-11-29).
+#   ci/valgrind-reference.sh [BUILD_DIR]   (default build/default, the default preset's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir="${1:-build/valgrind}"
-cmake --preset valgrind >/dev/null
-# The opencl reference module where the build has the OpenCL headers.
-targets=(adc-conform adc_reference)
-# (Read whole first: grep -q would close the pipe early, and pipefail
-# would count make's broken pipe as no.)
-build_targets="$(cmake --build --preset valgrind --target help)"
-if grep -q adc_reference_opencl <<<"$build_targets"; then
-  targets+=(adc_reference_opencl)
+build_dir="${1:-build/default}"
+if [ "$(realpath -m "$build_dir")" = "$(realpath -m build/default)" ]; then
+  cmake --preset default >/dev/null
+  # The opencl reference module where the build has the OpenCL headers.
+  targets=(adc-conform adc_reference)
+  # (Read whole first: grep -q would close the pipe early, and pipefail
+  # would count make's broken pipe as no.)
+  build_targets="$(cmake --build --preset default --target help)"
+  if grep -q adc_reference_opencl <<<"$build_targets"; then
+    targets+=(adc_reference_opencl)
+  fi
+  cmake --build --preset default -j"$(nproc)" --target "${targets[@]}" >/dev/null
 fi
-cmake --build --preset valgrind -j"$(nproc)" --target "${targets[@]}" >/dev/null
 log_dir="$(mktemp -d)"
 filters=()
 for device in cpu cpu_device_arrays simulated; do

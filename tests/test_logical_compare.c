@@ -1044,6 +1044,71 @@ START_TEST(flags_are_compared_where_asked) {
 }
 END_TEST
 
+/* ARROW_LOGICAL_DICTIONARY_ORDERED: of the flags, the ordered flag alone,
+ * where both sides keep a dictionary (what a consumer must keep of what it
+ * accepted: spec-tests/rules_consumer_values.c). */
+START_TEST(ordered_flag_alone_is_compared_where_asked) {
+  struct arrow_json_file fixture = file_of(
+      "{\"name\":\"d\",\"nullable\":false,\"type\":{\"name\":\"utf8\"},\"children\":[],\"dictionary\":{"
+      "\"id\":0,\"indexType\":{\"name\":\"int\",\"isSigned\":true,\"bitWidth\":8},\"isOrdered\":true}}",
+      RED_GREEN_BLUE, ALL_VALID_COLOURS);
+  struct exported e;
+  /* Nullable where the fixture is not, and unordered. */
+  e.file = file_of(
+      "{\"name\":\"d\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[],\"dictionary\":{"
+      "\"id\":0,\"indexType\":{\"name\":\"int\",\"isSigned\":true,\"bitWidth\":8},\"isOrdered\":false}}",
+      RED_GREEN_BLUE, ALL_VALID_COLOURS);
+  export_views(&e);
+  char err[512];
+  ck_assert_int_eq(
+      arrow_logical_compare_schema_aspects(
+          &fixture, &e.schema, ARROW_LOGICAL_NAMES | ARROW_LOGICAL_DICTIONARY_ORDERED, err, sizeof(err)),
+      ARROW_JSON_DIFFERENT_DATA);
+  ck_assert_str_eq(err, "column 'd': ARROW_FLAG_DICTIONARY_ORDERED is clear, fixture says isOrdered");
+  exported_free(&e);
+  /* Ordered as the fixture, nullable otherwise: the nullable flag is not asked for. */
+  e.file = file_of(
+      "{\"name\":\"d\",\"nullable\":true,\"type\":{\"name\":\"utf8\"},\"children\":[],\"dictionary\":{"
+      "\"id\":0,\"indexType\":{\"name\":\"int\",\"isSigned\":true,\"bitWidth\":8},\"isOrdered\":true}}",
+      RED_GREEN_BLUE, ALL_VALID_COLOURS);
+  export_views(&e);
+  ck_assert_msg(
+      arrow_logical_compare_schema_aspects(
+          &fixture, &e.schema, ARROW_LOGICAL_NAMES | ARROW_LOGICAL_DICTIONARY_ORDERED, err, sizeof(err)) == 0,
+      "%s", err);
+  exported_free(&e);
+  /* Decoded: no dictionary to be ordered. */
+  export_of(&e, FIELD("d", JSON({"name" : "utf8"})), "[]", DECODED_COLOUR_ROWS);
+  ck_assert_msg(
+      arrow_logical_compare_schema_aspects(
+          &fixture, &e.schema, ARROW_LOGICAL_NAMES | ARROW_LOGICAL_DICTIONARY_ORDERED, err, sizeof(err)) == 0,
+      "%s", err);
+  exported_free(&e);
+  arrow_json_file_free(&fixture);
+}
+END_TEST
+
+/* arrow_logical_check_batches: the structure of a library's batches by
+ * its own schema alone, no fixture (rule_api/values_back.c tells a batch
+ * the format forbids from other values with it). */
+START_TEST(batches_are_checked_by_their_own_schema) {
+  struct exported e;
+  export_of(&e, TWO_FIELDS, "[]", SEVEN_ROWS);
+  const struct ArrowArray* batches[] = {&e.arrays[0]};
+  char err[512] = "";
+  ck_assert_msg(arrow_logical_check_batches(&e.schema, batches, 1, err, sizeof(err)) == 0, "%s", err);
+  struct ArrowArray* a = e.arrays[0].children[0];
+  a->n_buffers = 3;
+  ck_assert_int_ne(arrow_logical_check_batches(&e.schema, batches, 1, err, sizeof(err)), 0);
+  ck_assert_str_eq(err, "exported batch 0: column 'a': n_buffers is 3, a fixed-width array (\"i\") has 2");
+  a->n_buffers = 2;
+  a->null_count = 5;
+  ck_assert_int_ne(arrow_logical_check_batches(&e.schema, batches, 1, err, sizeof(err)), 0);
+  ck_assert_str_eq(err, "exported batch 0: column 'a': null_count is 5 but the validity bitmap has 1 nulls");
+  exported_free(&e);
+}
+END_TEST
+
 START_TEST(every_fixture_equals_itself_and_not_a_changed_value) {
   struct tally tally = {0, 0};
   ck_assert_int_gt(each_bundled_fixture(assert_equals_itself, &tally), 20);
@@ -1057,6 +1122,8 @@ int main(void) {
   TCase* tc = tcase_create("logical_compare");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, every_fixture_equals_itself_and_not_a_changed_value);
+  tcase_add_test(tc, ordered_flag_alone_is_compared_where_asked);
+  tcase_add_test(tc, batches_are_checked_by_their_own_schema);
   tcase_add_test(tc, strings_equal_their_string_views_and_large_strings);
   tcase_add_test(tc, binaries_equal_their_binary_views);
   tcase_add_test(tc, lists_equal_their_large_lists_and_list_views);
