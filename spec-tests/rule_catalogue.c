@@ -31,18 +31,31 @@ extern const struct adc_rule_family adc_async_data_rules;         /* rules_async
 extern const struct adc_rule_family adc_async_protocol_rules;     /* rules_async_protocol.c */
 extern const struct adc_rule_family adc_async_error_rules;        /* rules_async_errors.c */
 
+/* One family a line, in report order. */
+/* clang-format off */
 static const struct adc_rule_family* const families[] = {
-    &adc_baseline_rules,       &adc_device_array_rules,
-    &adc_sync_event_rules,     &adc_release_rules,
-    &adc_content_rules,        &adc_structure_rules,
-    &adc_move_rules,           &adc_lifetime_rules,
-    &adc_device_stream_rules,  &adc_interface_event_rules,
-    &adc_async_data_rules,     &adc_async_protocol_rules,
-    &adc_async_error_rules,    &adc_consumer_rules,
-    &adc_consumer_value_rules, &adc_consumer_stream_rules,
-    &adc_consumer_async_rules, &adc_consumer_structure_rules,
-    &adc_plugin_rules,         &adc_pycapsule_rules,
+    &adc_baseline_rules,
+    &adc_device_array_rules,
+    &adc_sync_event_rules,
+    &adc_release_rules,
+    &adc_content_rules,
+    &adc_structure_rules,
+    &adc_move_rules,
+    &adc_lifetime_rules,
+    &adc_device_stream_rules,
+    &adc_interface_event_rules,
+    &adc_async_data_rules,
+    &adc_async_protocol_rules,
+    &adc_async_error_rules,
+    &adc_consumer_rules,
+    &adc_consumer_value_rules,
+    &adc_consumer_stream_rules,
+    &adc_consumer_async_rules,
+    &adc_consumer_structure_rules,
+    &adc_plugin_rules,
+    &adc_pycapsule_rules,
 };
+/* clang-format on */
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))
 
 size_t adc_rule_count(void) {
