@@ -10,14 +10,9 @@
 bool adc_not_supported_if_declined_plainly(struct adc_case_context* ctx, int batch) {
   char plain[1024];
   if (ctx->has_verdict || !adc_consumer_declines_plain_export(ctx, batch, plain, sizeof(plain))) return false;
-  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
-    adc_unresolved(
-        ctx,
-        "batch %d: the consumer accepted the fixture exported as it is and handed on other data (%s "
-        "judges that): %s",
-        batch, ADC_RULE_CONSUMER_VALUES_KEPT, plain);
-    return true;
-  }
+  char what[64];
+  snprintf(what, sizeof(what), "batch %d, exported as the fixture has it", batch);
+  if (adc_unresolved_if_handed_on_other(ctx, adc_last_consumer_answer(), what, plain)) return true;
   adc_not_supported(
       ctx,
       "batch %d: the consumer declines the fixture even exported as it is (%s judges that on the "
@@ -42,4 +37,12 @@ bool adc_consumer_declines_plain_export(struct adc_case_context* ctx, int batch,
   }
   adc_feed_free(feed);
   return declines;
+}
+
+bool adc_unresolved_if_handed_on_other(struct adc_case_context* ctx, enum adc_consumer_answer answer,
+                                       const char* what, const char* message) {
+  if (answer != ADC_CONSUMER_HANDED_ON_OTHER) return false;
+  adc_unresolved(ctx, "%s: the consumer accepted it and handed on other data (%s judges that): %s", what,
+                 ADC_RULE_CONSUMER_VALUES_KEPT, message);
+  return true;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "consumer_plain_export.h"
 #include "device/device.h"
 #include "rule_api/consumer_calls.h"
 
@@ -34,14 +35,9 @@ static bool takes_it_complete(struct adc_case_context* ctx, const char* what, ad
   const char* message = NULL;
   if (!hand(ctx, context, 0, 0, &message)) return false;
   if (message == NULL) return true;
-  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
-    adc_unresolved(
-        ctx,
-        "%s: the consumer accepted it with its data complete and no event, and handed on other data "
-        "(%s judges that): %s",
-        what, ADC_RULE_CONSUMER_VALUES_KEPT, message);
-    return false;
-  }
+  char complete[160];
+  snprintf(complete, sizeof(complete), "%s, with its data complete and no event", what);
+  if (adc_unresolved_if_handed_on_other(ctx, adc_last_consumer_answer(), complete, message)) return false;
   /* A consumer may decline what it does not support; whether it declines
    * what it must take is the baseline rule's to judge, as the other
    * consumer rules say (consumer_plain_export.h). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_plain_export.h"
 #include "feed_again.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/library_text.h"
@@ -166,12 +167,9 @@ static void exports_baseline(struct adc_case_context* ctx) {
  * fixture has it: a decline fails this rule; other data handed on is
  * consumer.accepted.values_kept's to fail. */
 static void judge_baseline_answer(struct adc_case_context* ctx, const char* what, const char* message) {
-  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
-    adc_unresolved(ctx,
-                   "the consumer accepted %s, exported as the fixture has it, and handed on other data (%s "
-                   "judges that): %s",
-                   what, ADC_RULE_CONSUMER_VALUES_KEPT, message);
-  } else {
+  char plain[64];
+  snprintf(plain, sizeof(plain), "%s, exported as the fixture has it", what);
+  if (!adc_unresolved_if_handed_on_other(ctx, adc_last_consumer_answer(), plain, message)) {
     adc_violation(ctx, "the consumer declined %s, exported as the fixture has it: %s", what, message);
   }
 }

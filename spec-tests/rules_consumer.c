@@ -200,35 +200,32 @@ static void buffers_not_written(struct adc_case_context* ctx) {
 }
 
 /* Hands the consumer a batch that equals the fixture but is laid out as
- * `layout` says; the consumer must find it equal.  Where `judged_elsewhere`
- * is set, a consumer that accepted the batch and handed on other data is
- * that rule's to fail, and the case ends unresolved naming it: the layout's
- * rule judges the consumer's support (a decline, or a message the suite
- * cannot read further). */
+ * `layout` says; the consumer must find it equal.  Where
+ * `misreading_judged_elsewhere`, a consumer that accepted the batch and
+ * handed on other data is consumer.accepted.values_kept's to fail, and the
+ * case ends unresolved naming it: the layout's rule judges the consumer's
+ * support (a decline, or a message the suite cannot read further). */
 static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_layout* layout,
-                         const char* described, const char* judged_elsewhere) {
+                         const char* described, bool misreading_judged_elsewhere) {
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct adc_feed* feed = adc_feed_new(ctx->device);
     struct ArrowDeviceArray array;
     struct adc_feed_input input;
     if (feed_batch(ctx, feed, batch, layout, &array)) {
+      char with_layout[160];
+      snprintf(with_layout, sizeof(with_layout), "batch %d, exported with %s", batch, described);
       const char* error = adc_import_batch(ctx, batch, &array,
                                            adc_feed_batch_again(&input, feed, ctx->fixture, batch, layout));
-      bool handed_on_other = adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER;
+      enum adc_consumer_answer answer = adc_last_consumer_answer();
       char reported[1024];
       if (error != NULL) snprintf(reported, sizeof(reported), "%s", error);
       if (error == NULL || ctx->has_verdict) {
         /* equal, or the call could not be made (verdict given) */
       } else if (adc_not_supported_if_declined_plainly(ctx, batch)) {
         /* its answer to the plain export says it all */
-      } else if (handed_on_other && judged_elsewhere != NULL) {
-        adc_unresolved(ctx,
-                       "batch %d, exported with %s: the consumer accepted it and handed on other data (%s "
-                       "judges that): %s",
-                       batch, described, judged_elsewhere, reported);
-      } else {
-        adc_violation(ctx, "batch %d, exported with %s, equals the fixture but the consumer reported: %s",
-                      batch, described, reported);
+      } else if (!misreading_judged_elsewhere ||
+                 !adc_unresolved_if_handed_on_other(ctx, answer, with_layout, reported)) {
+        adc_violation(ctx, "%s, equals the fixture but the consumer reported: %s", with_layout, reported);
       }
     }
     adc_feed_free(feed);
@@ -237,12 +234,12 @@ static void expect_equal(struct adc_case_context* ctx, const struct adc_feed_lay
 
 static void offset_handled(struct adc_case_context* ctx) {
   static const struct adc_feed_layout padded = {.offset_padding = 3};
-  expect_equal(ctx, &padded, "offset 3 on its columns", ADC_RULE_CONSUMER_VALUES_KEPT);
+  expect_equal(ctx, &padded, "offset 3 on its columns", true);
 }
 
 static void null_count_unknown(struct adc_case_context* ctx) {
   static const struct adc_feed_layout unknown = {.unknown_null_count = true};
-  expect_equal(ctx, &unknown, "null_count -1 wherever a validity buffer is present", NULL);
+  expect_equal(ctx, &unknown, "null_count -1 wherever a validity buffer is present", false);
 }
 
 static void detects_mismatch(struct adc_case_context* ctx) {

@@ -11,6 +11,7 @@
 
 #include "consumer_alteration.h"
 #include "consumer_feed/consumer_feed.h"
+#include "consumer_plain_export.h"
 #include "consumer_waiting.h"
 #include "feed_again.h"
 #include "rule_api/consumer_calls.h"
@@ -151,13 +152,9 @@ static bool reached(const struct stream_run* run, int64_t batch) {
 static bool declines_the_fixture(struct adc_case_context* ctx) {
   struct stream_run clean_run;
   if (!hand_stream(ctx, &clean, &clean_run) || clean_run.message == NULL) return false;
-  if (adc_last_consumer_answer() == ADC_CONSUMER_HANDED_ON_OTHER) {
-    adc_unresolved(ctx,
-                   "the consumer accepted the fixture's stream exported clean and handed on other data (%s "
-                   "judges that): %s",
-                   ADC_RULE_CONSUMER_VALUES_KEPT, clean_run.message);
+  if (adc_unresolved_if_handed_on_other(ctx, adc_last_consumer_answer(),
+                                        "the fixture's stream, exported clean", clean_run.message))
     return true;
-  }
   adc_not_supported(ctx,
                     "the consumer declines the fixture's stream even exported clean (%s judges that on the "
                     "baseline fixtures): %s",
