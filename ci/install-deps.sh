@@ -12,11 +12,12 @@
 # ocl-icd-opencl-dev build the opencl device (harness driver, reference
 # module); pocl-opencl-icd is the OpenCL platform its cases run on (PoCL:
 # OpenCL 3.0 on the CPU, with worker threads of its own), and clinfo says
-# what the ICD loader finds (CONFORMANCE.md, "OpenCL").
+# what the ICD loader finds (CONFORMANCE.md, "OpenCL").  chromium opens the
+# interop matrix's HTML page headless (tests/matrix_page_test.sh).
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev check valgrind bc clang-format git python3-venv hipcc
           libamdhip64-dev clang libclang-rt-14-dev python3-jsonschema libxml2-utils nlohmann-json3-dev
-          opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo)
+          opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

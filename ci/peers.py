@@ -5,6 +5,11 @@ what each column holds), for the scripts derived from it.
     python3 ci/peers.py get NAME COLUMN       one cell ("-" when empty)
     python3 ci/peers.py roles NAME            the roles it is judged in, one a line
     python3 ci/peers.py packages              every pinned package, once each
+    python3 ci/peers.py matrix BUILD DEVICES [full]
+                                              the peers judged on every device of DEVICES
+                                              (comma-separated) in a role whose matrix
+                                              column is "test" (with full: any), one a
+                                              line as adc-conform matrix's --library NAME=SPEC
 
 A malformed table, an unknown peer or column, or two peers pinning one
 package to different versions is one error line and exit status 2.
@@ -66,6 +71,29 @@ def pinned_packages(rows):
     return list(pins.values())
 
 
+def matrix_library(row, build):
+    """--library NAME=SPEC of adc-conform matrix for a peer: its built library
+    and prefix, or its Python module's factory and consumer function."""
+    producer, consumer = row["producer"], row["consumer"]
+    if producer.startswith("python:") or consumer.startswith("python:"):
+        module = (producer if producer != "-" else consumer).split(":")[1]
+        factory = producer.split(":")[2] if producer != "-" else ""
+        function = consumer.split(":")[2] if consumer != "-" else ""
+        for side in (producer, consumer):
+            if side != "-" and side.split(":")[1] != module:
+                fail(f"{row['name']}: its producer and consumer are in different modules")
+        return f"{row['name']}=python:{module}:{factory}" + (f":{function}" if function else "")
+    library = producer if producer != "-" else consumer
+    if "-" not in (producer, consumer) and producer != consumer:
+        fail(f"{row['name']}: its producer and consumer are different libraries")
+    prefix = f":{row['prefix']}" if row["prefix"] != "-" else ""
+    return f"{row['name']}={os.path.join(build, library)}{prefix}"
+
+
+def judged_on(row, devices):
+    return any(row[role] != "-" and set(devices) <= set(row[f"{role}_devices"].split(",")) for role in ROLES)
+
+
 def main(argv):
     rows = read_table()
     if argv[:1] == ["names"] and len(argv) == 1:
@@ -78,6 +106,13 @@ def main(argv):
     elif argv[:1] == ["roles"] and len(argv) == 2:
         row = find(rows, argv[1])
         print("\n".join(role for role in ROLES if row[role] != "-"))
+    elif argv[:1] == ["matrix"] and len(argv) in (3, 4) and argv[3:] in ([], ["full"]):
+        devices, full = argv[2].split(","), argv[3:] == ["full"]
+        for row in rows:
+            if row["matrix"] not in ("test", "full"):
+                fail(f"{row['name']}: its matrix column is 'test' or 'full', not '{row['matrix']}'")
+        print("\n".join(matrix_library(row, argv[1]) for row in rows
+                        if judged_on(row, devices) and (full or row["matrix"] == "test")))
     elif argv == ["packages"]:
         print("\n".join(pinned_packages(rows)))
     else:

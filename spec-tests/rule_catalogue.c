@@ -30,6 +30,7 @@ extern const struct adc_rule_family adc_device_stream_rules;      /* rules_devic
 extern const struct adc_rule_family adc_async_data_rules;         /* rules_async_data.c */
 extern const struct adc_rule_family adc_async_protocol_rules;     /* rules_async_protocol.c */
 extern const struct adc_rule_family adc_async_error_rules;        /* rules_async_errors.c */
+extern const struct adc_rule_family adc_pair_rules;               /* rules_pair.c */
 
 /* One family a line, in report order. */
 /* clang-format off */
@@ -54,6 +55,7 @@ static const struct adc_rule_family* const families[] = {
     &adc_consumer_structure_rules,
     &adc_plugin_rules,
     &adc_pycapsule_rules,
+    &adc_pair_rules,
 };
 /* clang-format on */
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

@@ -144,15 +144,18 @@ size_t processes_left_behind(double grace_seconds) {
   return left;
 }
 
-void assert_json_report_valid(const char* path) {
+void assert_json_valid_against(const char* schema, const char* path, const char* referenced) {
   ck_assert_msg(ADC_SCHEMA_PYTHON[0] != '\0',
                 "no Python with the jsonschema package: install python3-jsonschema (ci/install-deps.sh)");
-  const char* argv[] = {ADC_SCHEMA_PYTHON, SOURCE_PATH("tests/validate_json_report.py"), JSON_SCHEMA, path,
-                        NULL};
+  const char* argv[] = {
+      ADC_SCHEMA_PYTHON, SOURCE_PATH("tests/validate_json_report.py"), schema, path, referenced, NULL};
   struct run_result run = run_command(argv);
-  ck_assert_msg(run.exit_code == 0, "the JSON report does not validate against %s:\n%s%s", JSON_SCHEMA,
-                run.out, run.err);
+  ck_assert_msg(run.exit_code == 0, "%s does not validate against %s:\n%s%s", path, schema, run.out, run.err);
   run_result_free(&run);
+}
+
+void assert_json_report_valid(const char* path) {
+  assert_json_valid_against(JSON_SCHEMA, path, NULL);
 }
 
 const cJSON* report_case(const cJSON* report, const char* id) {

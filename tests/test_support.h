@@ -44,6 +44,9 @@ size_t processes_left_behind(double grace_seconds);
  * validates against it (tests/validate_json_report.py, run with a Python
  * that has jsonschema; the check fails naming it where there is none). */
 #define JSON_SCHEMA SOURCE_PATH("harness/report/report.schema.json")
+/* Validates the JSON document at `path` against `schema`, whose $refs
+ * may reach the schema file `referenced` (NULL: none). */
+void assert_json_valid_against(const char* schema, const char* path, const char* referenced);
 void assert_json_report_valid(const char* path);
 
 /* The status of each case of a run of the async rules, producer and

@@ -106,6 +106,12 @@ static bool is_dotted_name(const char* text, size_t length) {
   return !isdigit((unsigned char)text[0]);
 }
 
+void adc_select_python_side(const char* role, const char* given) {
+  /* MODULE:FACTORY for the producer, MODULE:FUNCTION for the consumer. */
+  setenv(strcmp(role, "producer") == 0 ? "ADC_PYTHON_PRODUCER" : "ADC_PYTHON_CONSUMER",
+         given + strlen(ADC_PYTHON_SIDE_SCHEME), 1);
+}
+
 int adc_settle_python_side(const char* role, const char* given, char* shim, size_t size,
                            struct adc_error* error) {
   const char* spec = given + strlen(ADC_PYTHON_SIDE_SCHEME);
@@ -141,8 +147,7 @@ int adc_settle_python_side(const char* role, const char* given, char* shim, size
       setenv("ADC_PYTHON_PATH", paths, 1);
       free(paths);
     }
-    /* MODULE:FACTORY for the producer, MODULE:FUNCTION for the consumer. */
-    setenv(strcmp(role, "producer") == 0 ? "ADC_PYTHON_PRODUCER" : "ADC_PYTHON_CONSUMER", spec, 1);
+    adc_select_python_side(role, given);
     adc_find_python_shim(shim, size);
     if (access(shim, R_OK) != 0)
       result = adc_fail(error, "--%s %s: the Python shim '%s' is missing", role, given, shim);

@@ -13,6 +13,7 @@ static const struct adc_subcommand subcommands[] = {
     {"merge", adc_merge_command, "merge shard reports into one report"},
     {"certify", adc_certify_command, "every rule, every device: a conformance bundle in --out DIR"},
     {"verify", adc_verify_command, "check a certify bundle: complete, unmodified, claim holds"},
+    {"matrix", adc_matrix_command, "every library's exports into every library's imports: one report"},
     {NULL, NULL, NULL},
 };
 

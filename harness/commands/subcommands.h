@@ -37,4 +37,8 @@ int adc_certify_command(int argc, char** argv);
  * holds; 0 yes, 1 no, 2 not a bundle. */
 int adc_verify_command(int argc, char** argv);
 
+/* adc-conform matrix (matrix_command.c): every pair of libraries, each
+ * one's exports into the other's imports, in one report. */
+int adc_matrix_command(int argc, char** argv);
+
 #endif /* ADC_SUBCOMMANDS_H */

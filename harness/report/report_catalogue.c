@@ -6,7 +6,8 @@
  *   [{"id", "role", "severity", "clause", "sentence", "method",
  *     "devices" (null: every device), "fixtures" (null: every fixture),
  *     "needs": ["ExportBatchFromJson", ...], "needs_read_only_memory",
- *     "judges_python_objects"}] */
+ *     "judges_python_objects", "judges_a_pair", and for a rule judging a
+ *     pair "producer_needs" (its "needs" are the consumer's)}] */
 #include <stdlib.h>
 
 #include "report/report.h"
@@ -29,6 +30,7 @@ static void put_cell_text(FILE* out, const char* text) {
 
 static void put_reach(FILE* out, const struct adc_rule* rule) {
   if (rule->judges_python_objects) fputs("Python libraries (`python:MODULE:FACTORY`) only, ", out);
+  if (rule->judges_a_pair) fputs("pairs of libraries (`adc-conform matrix`) only, ", out);
   if (rule->devices == NULL) {
     fputs("every device", out);
   } else {
@@ -43,13 +45,25 @@ static void put_reach(FILE* out, const struct adc_rule* rule) {
   }
 }
 
-static void put_needs(FILE* out, const struct adc_rule* rule) {
-  const char* separator = "";
+/* The entry points of `needs`, after `separator`; the separator next. */
+static const char* put_entry_points(FILE* out, adc_entry_point_set needs, const char* separator) {
   for (int i = 0; i < ADC_EP_COUNT; i++) {
-    if ((rule->needs & ADC_ENTRY_POINT_BIT(i)) == 0) continue;
+    if ((needs & ADC_ENTRY_POINT_BIT(i)) == 0) continue;
     fprintf(out, "%s`%s`", separator, adc_entry_point_name((enum adc_entry_point)i));
     separator = ", ";
   }
+  return separator;
+}
+
+static void put_needs(FILE* out, const struct adc_rule* rule) {
+  const char* separator = "";
+  if (rule->judges_a_pair) {
+    /* A pair's two libraries each need their own. */
+    fputs("the producer: ", out);
+    put_entry_points(out, rule->producer_needs, "");
+    fputs("; the consumer: ", out);
+  }
+  separator = put_entry_points(out, rule->needs, separator);
   if (rule->needs_read_only_memory) fprintf(out, "%sread-only device memory", separator);
 }
 
@@ -93,6 +107,14 @@ static cJSON* rule_json(const struct adc_rule* rule) {
   }
   cJSON_AddBoolToObject(item, "needs_read_only_memory", rule->needs_read_only_memory);
   cJSON_AddBoolToObject(item, "judges_python_objects", rule->judges_python_objects);
+  cJSON_AddBoolToObject(item, "judges_a_pair", rule->judges_a_pair);
+  if (rule->judges_a_pair) {
+    cJSON* producer_needs = cJSON_AddArrayToObject(item, "producer_needs");
+    for (int i = 0; i < ADC_EP_COUNT; i++) {
+      if ((rule->producer_needs & ADC_ENTRY_POINT_BIT(i)) == 0) continue;
+      cJSON_AddItemToArray(producer_needs, cJSON_CreateString(adc_entry_point_name((enum adc_entry_point)i)));
+    }
+  }
   return item;
 }
 

@@ -23,6 +23,13 @@ struct adc_case_context {
   const char* fixture_path;
   const struct arrow_json_file* fixture;
   struct adc_library* library; /* the producer or the consumer, as the rule's role says */
+  /* A pair rule's case (rule.h, judges_a_pair): the producer whose exports
+   * the body hands to the consumer (`library`); NULL otherwise. */
+  struct adc_library* pair_producer;
+  /* Set in the context through which a pair rule's body calls the
+   * producer (rules_pair.c): its calls are checked against the rule's
+   * producer_needs, not its needs. */
+  bool calls_pair_producer;
   /* Set when a batch was exported to a device with an event type and handed
    * to the rule as ready (its sync_event waited on, or NULL): the event
    * rule that would be broken if its data were still changing.  When the

@@ -56,8 +56,25 @@ bool adc_device_meets_needs(const struct adc_rule* rule, const struct adc_device
   return true;
 }
 
+/* Whether a pair rule's producer exports every entry point the rule calls
+ * of it; otherwise not_supported naming what it lacks. */
+static bool pair_producer_exports(struct adc_case_context* ctx) {
+  if (!ctx->rule->judges_a_pair) return true;
+  adc_entry_point_set needed =
+      adc_set_in_form(ctx->rule->producer_needs, ctx->device->driver->batches_as_device_arrays);
+  char missing[1024];
+  if (ctx->pair_producer == NULL) {
+    adc_unresolved(ctx, "harness error: pair rule %s has no producer", ctx->rule->id);
+    return false;
+  }
+  if (adc_library_describe_missing(ctx->pair_producer, needed, missing, sizeof(missing)) == 0) return true;
+  adc_not_supported(ctx, "the producer: %s", missing);
+  return false;
+}
+
 bool adc_needs_met(struct adc_case_context* ctx) {
   if (!ctx->rule->judges_missing_entry_points && !exports(ctx, needs_on_device(ctx))) return false;
+  if (!pair_producer_exports(ctx)) return false;
   char why[256];
   if (!adc_device_meets_needs(ctx->rule, ctx->device->driver, why, sizeof(why))) {
     adc_not_supported(ctx, "%s", why);
@@ -67,7 +84,8 @@ bool adc_needs_met(struct adc_case_context* ctx) {
 }
 
 bool adc_can_call(struct adc_case_context* ctx, enum adc_entry_point entry_point) {
-  if ((ctx->rule->needs & ADC_ENTRY_POINT_BIT(entry_point)) == 0) {
+  adc_entry_point_set declared = ctx->calls_pair_producer ? ctx->rule->producer_needs : ctx->rule->needs;
+  if ((declared & ADC_ENTRY_POINT_BIT(entry_point)) == 0) {
     adc_unresolved(ctx, "harness error: rule %s calls %s without declaring it in its needs", ctx->rule->id,
                    adc_entry_point_name(entry_point));
     return false;

@@ -121,6 +121,26 @@ struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch) {
   return out;
 }
 
+struct ArrowDeviceArray* adc_export_batch_unwaited(struct adc_case_context* ctx, int batch) {
+  if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
+  if (ctx->device->driver->batches_as_device_arrays) return export_device_form(ctx, batch);
+  struct ArrowDeviceArray* out =
+      adc_output_slot_new_filled(ctx, sizeof(*out), "ArrowDeviceArray", "ExportBatchFromJson");
+  if (out == NULL) return NULL;
+  char what[64];
+  snprintf(what, sizeof(what), "batch %d", batch);
+  if (adc_exported(ctx, out,
+                   ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array),
+                   what) == NULL) {
+    return NULL;
+  }
+  out->device_id = -1;
+  out->device_type = ARROW_DEVICE_CPU;
+  out->sync_event = NULL;
+  memset(out->reserved, 0, sizeof(out->reserved));
+  return out;
+}
+
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch) {
   if (!adc_can_call(ctx, ADC_EP_ExportDeviceBatchFromJson)) return NULL;
   struct ArrowDeviceArray* out = export_device_form(ctx, batch);

@@ -109,6 +109,14 @@ bool adc_wait_until_ready(struct adc_case_context* ctx, struct ArrowDeviceArray*
 bool adc_wait_until_ready_from(struct adc_case_context* ctx, struct ArrowDeviceArray* array, int batch,
                                enum adc_array_source source);
 
+/* Batch `batch` as a consumer on the case's device is handed it, with no
+ * wait on its sync_event (the consumer's to wait on): on `cpu`,
+ * ExportBatchFromJson into the embedded array of a device array the
+ * harness fills (device cpu, id -1, no event); on every other device
+ * ExportDeviceBatchFromJson.  NULL with a verdict as adc_exported.  A rule
+ * declares ADC_NEED(ExportBatchFromJson) for either. */
+struct ArrowDeviceArray* adc_export_batch_unwaited(struct adc_case_context* ctx, int batch);
+
 /* ExportDeviceBatchFromJson on every device, the CPU included, with no wait:
  * for rules on the members ArrowDeviceArray adds. */
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch);

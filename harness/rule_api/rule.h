@@ -105,6 +105,15 @@ struct adc_rule {
    * the library's exit, reported here once, and that case keeps its
    * verdict (runner/runner.c). */
   bool judges_process_end;
+  /* The rule judges a pair of libraries, not one: the producer's export of
+   * a fixture handed to the consumer's import, with the harness in
+   * between (spec-tests/rules_pair.c).  Its case holds both sides: the
+   * consumer as the case's library (role consumer, whose needs are
+   * `needs`) and the producer (case_context.h, pair_producer), whose
+   * needs are `producer_needs`.  Only `adc-conform matrix` plans such
+   * rules, and it plans no other (runner/case_plan.c). */
+  bool judges_a_pair;
+  adc_entry_point_set producer_needs;
   void (*run)(struct adc_case_context* ctx);
 };
 

@@ -22,6 +22,7 @@ static void send_fault_verdict(enum adc_status status, const char* message) {
 /* What a prepared process made once for all its cases. */
 static struct {
   struct adc_library library;
+  struct adc_library pair_producer; /* a pair's run: the producer, beside the consumer */
   struct adc_device device;
   bool ready;
   /* What the library said it held (BytesAllocated) as the last case
@@ -54,6 +55,17 @@ static int open_probed_device(const struct adc_device_target* target, struct adc
   return adc_fail(error, "device %s refused the process: %s", target->name, refusal.message);
 }
 
+/* Loads a pair's producer where the run is a pair's (session.h, pairs),
+ * beside the consumer: a library loaded as both is opened twice, each
+ * handle its own role's.  0, or -1 with the reason. */
+static int open_pair_producer(const struct adc_session* session, struct adc_library* producer,
+                              struct adc_error* error) {
+  if (!session->pairs) return 0;
+  struct adc_error why;
+  if (adc_library_open(producer, session->producer.path, session->producer.prefix, &why) == 0) return 0;
+  return adc_fail(error, "cannot load the producer %s: %s", session->producer.path, why.message);
+}
+
 void adc_run_case_in_child(const struct adc_session* session, const struct adc_case* c, int fd) {
   channel_fd = fd;
   struct adc_device device = {c->device->driver, c->device->device_id, NULL};
@@ -62,9 +74,12 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   adc_crash_handler_install(fd, send_fault_verdict);
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   struct adc_library library;
+  struct adc_library producer;
   struct adc_error error;
   if (adc_library_open(&library, side->path, side->prefix, &error) != 0) {
     adc_unresolved(&ctx, "cannot load %s: %s", side->path, error.message);
+  } else if (open_pair_producer(session, &producer, &error) != 0) {
+    adc_unresolved(&ctx, "%s", error.message);
   } else if (open_probed_device(c->device, &device, &error) != 0) {
     adc_device_close(&device);
     adc_wire_send_kind(fd, ADC_WIRE_REFUSED, error.message);
@@ -72,6 +87,7 @@ void adc_run_case_in_child(const struct adc_session* session, const struct adc_c
   } else {
     if (adc_device_start_is_costly(c->device->driver)) adc_wire_send_kind(fd, ADC_WIRE_READY, "");
     ctx.library = &library;
+    if (session->pairs) ctx.pair_producer = &producer;
     adc_deliberate_suite_crash();
     if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   }
@@ -99,6 +115,10 @@ int adc_prepare_cases(const struct adc_case_group* group, bool* refused, struct 
     adc_device_close(&prepared.device);
     return adc_fail(error, "cannot load %s: %s", group->side->path, why.message);
   }
+  if (open_pair_producer(group->session, &prepared.pair_producer, error) != 0) {
+    adc_device_close(&prepared.device);
+    return -1;
+  }
   prepared.ready = true;
   return 0;
 }
@@ -119,6 +139,7 @@ void adc_run_prepared_case(const struct adc_case_task* task, struct adc_task_ver
   struct adc_case_context ctx;
   begin_context(&ctx, c, &prepared.device);
   ctx.library = &prepared.library;
+  if (task->session->pairs) ctx.pair_producer = &prepared.pair_producer;
   adc_deliberate_suite_crash();
   if (adc_needs_met(&ctx)) c->rule->run(&ctx);
   verdict->status = ctx.has_verdict ? ctx.status : ADC_PASS;

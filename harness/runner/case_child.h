@@ -13,11 +13,15 @@
 #include "runner/task.h"
 
 /* The cases a prepared process may run: those of one library (the side
- * the rules test; both sides where one library is both) on one device. */
+ * the rules test; both sides where one library is both), or of one pair,
+ * on one device. */
 struct adc_case_group {
   const struct adc_session* session;
   const struct adc_device_target* device;
   const struct adc_side* side;
+  /* For the cases of a pair's run (session.h, pairs): the producer, loaded
+   * beside `side` (the consumer); NULL otherwise. */
+  const struct adc_side* pair_producer;
 };
 
 /* A case as a task's argument. */

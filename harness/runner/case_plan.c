@@ -37,6 +37,7 @@ size_t adc_plan_cases(const struct adc_session* session, const char* const* filt
       const struct adc_rule* rule = adc_rule_at(r);
       const struct adc_side* side = adc_side_tested_by(session, rule);
       if (!side->tested || (rule->judges_python_objects && !side->is_python)) continue;
+      if (rule->judges_a_pair != session->pairs) continue;
       for (size_t f = 0; f < session->n_fixtures; f++)
         planned[f] = applies(rule, device, &session->fixtures[f]);
       if (session->covering_fixtures) adc_cover_fixtures(session, planned, covering);

@@ -294,7 +294,8 @@ static struct adc_task_group* group_of(struct sharing* sharing, const struct adc
     if (group->device == c->device && same_library(group->side, side)) return &sharing->task_groups[g];
   }
   size_t g = sharing->n_groups++;
-  sharing->groups[g] = (struct adc_case_group){session, c->device, side};
+  sharing->groups[g] =
+      (struct adc_case_group){session, c->device, side, session->pairs ? &session->producer : NULL};
   snprintf(sharing->group_names[g], sizeof(sharing->group_names[g]), "%.40s on %.40s",
            side->is_reference ? "the reference" : side->path, c->device->name);
   sharing->task_groups[g] = (struct adc_task_group){

@@ -113,6 +113,11 @@ struct adc_session {
   bool covering_fixtures;
   size_t memory_limit_mib;                     /* --memory-limit; 0 when not given */
   const struct adc_expectations* expectations; /* --expect; NULL when not given */
+  /* A pair's run of `adc-conform matrix`: the producer's exports handed to
+   * the consumer's imports.  Only the rules judging a pair are planned
+   * (rule.h, judges_a_pair), whose cases hold both sides; otherwise they
+   * are never planned. */
+  bool pairs;
 };
 
 /* The side a rule tests: the producer for producer rules, else the consumer. */

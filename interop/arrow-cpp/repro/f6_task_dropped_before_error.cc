@@ -64,19 +64,7 @@ int main() {
 
   auto stream = started.result();
   if (!stream.ok()) return repro::SetupFailed(stream.status());
-  std::string yielded;
-  for (int pulls = 0; pulls < 10; pulls++) {
-    auto next = stream->generator().result();
-    if (!next.ok()) {
-      yielded += "error (" + next.status().ToString() + ")";
-      break;
-    }
-    if (next->batch == nullptr) {
-      yielded += "end";
-      break;
-    }
-    yielded += "a batch, ";
-  }
+  std::string yielded = repro::YieldedToTheEnd(*stream);
   std::printf(
       "spec: a consumer \"must still call extract_data so that the producer can perform any required\n"
       "      cleanup\"; the generator gave: %s.\n",

@@ -158,6 +158,20 @@ class RecordingHandler {
   std::vector<std::string> calls_;
 };
 
+// Pulls the generator of a consumer CreateAsyncDeviceStreamHandler filled
+// to its end (10 pulls at most) and says what it yielded: "a batch, end",
+// or the error it ended with (F6, F11).
+inline std::string YieldedToTheEnd(const arrow::AsyncRecordBatchGenerator& stream) {
+  std::string yielded;
+  for (int pulls = 0; pulls < 10; pulls++) {
+    auto next = stream.generator().result();
+    if (!next.ok()) return yielded + "error (" + next.status().ToString() + ")";
+    if (next->batch == nullptr) return yielded + "end";
+    yielded += "a batch, ";
+  }
+  return yielded + "no end after 10 pulls";
+}
+
 }  // namespace repro
 
 #endif  // ADC_ARROW_CPP_REPRO_REPRO_H

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The interop matrix of the peers (interop/peers.tsv) and the reference on a
+# set of devices: every peer judged there in a role (its matrix column
+# "test"; with --full every peer), each one's exports into each one's
+# imports (adc-conform matrix), checked against what is committed under
+# interop/matrix/: SET.cells.tsv, the expected grid (each pair's worst
+# status and its passed and total cases per device), and
+# SET-expectations.txt, an entry naming the finding behind every case that
+# found something wrong (CONFORMANCE.md, "The interop matrix").  Writes
+# REPORT_DIR/matrix-SET.json and .html.  Where a peer cannot be loaded
+# (its Python package or its library missing) it is skipped (exit 77),
+# saying so: the committed grid holds every peer.
+#   ci/peer-matrix.sh BUILD_DIR cpu|simulated [--full] [--write]
+#     cpu        devices cpu and cpu_device_arrays
+#     simulated  device simulated
+#     --full     every peer, DuckDB, DataFusion and polars too (SET-full.*)
+#     --write    rewrite the committed grid from this run (after a change
+#                whose every new disagreement has its entry)
+set -euo pipefail
+usage="usage: ci/peer-matrix.sh BUILD_DIR cpu|simulated [--full] [--write]"
+build_dir="$(realpath -m "${1:?$usage}")" set="${2:?$usage}"
+shift 2
+full="" write=""
+for option in "$@"; do
+  case "$option" in
+    --full) full=full ;;
+    --write) write=--write ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+cd "$(dirname "$0")/.."
+case "$set" in
+  cpu) devices=cpu,cpu_device_arrays ;;
+  simulated) devices=simulated ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+name="$set${full:+-full}"
+export ADC_PYTHON="${ADC_PYTHON:-$build_dir/peers-venv/bin/python3}"
+# As for a peer's own run (ci/peer-conformance.sh): a panic's backtrace costs
+# time and says nothing the exception does not.
+export RUST_BACKTRACE=0
+libraries=()
+while read -r library; do
+  spec="${library#*=}"
+  case "$spec" in
+    python:*)
+      module="${spec#python:}"
+      module="${module%%:*}"
+      if ! [ -x "$ADC_PYTHON" ] || ! "$ADC_PYTHON" -c "import $module" 2>/dev/null; then
+        echo "skipped: $ADC_PYTHON cannot import $module (ci/peers-venv.sh $build_dir installs every peer's packages)"
+        exit 77
+      fi
+      ;;
+    *)
+      if ! [ -f "${spec%:*}" ]; then
+        echo "skipped: this build has no ${spec%:*} (README, \"Peers\")"
+        exit 77
+      fi
+      ;;
+  esac
+  libraries+=(--library "$library")
+done < <(python3 ci/peers.py matrix "$build_dir" "$devices" $full)
+report="$build_dir/matrix-$name.json"
+status=0
+"$build_dir/adc-conform" matrix "${libraries[@]}" --device "$devices" \
+  --expect "interop/matrix/$name-expectations.txt" --report-json "$report" \
+  --html "$build_dir/matrix-$name.html" > "$build_dir/matrix-$name.txt" || status=$?
+tail -n 2 "$build_dir/matrix-$name.txt"
+[ ! -f "$report" ] || python3 ci/no-suite-crash.py "$report"
+if [ "$status" -ne 0 ] && [ -z "$write" ]; then
+  echo "adc-conform matrix exited $status: the cases above did not end as interop/matrix/$name-expectations.txt says"
+  grep -A3 'not as expected\|unexpected' "$build_dir/matrix-$name.txt" | head -20 || true
+  exit 1
+fi
+python3 ci/matrix-check.py "$report" "interop/matrix/$name.cells.tsv" "interop/matrix/$name-expectations.txt" $write
