@@ -90,4 +90,7 @@ BENCH_ROUNDS=1 ci/bench-cpu-run.sh build/default
 # PoCL, one round each (ci/bench-device-runtimes.sh; BENCH_BEFORE=1 adds
 # the figures a process per case gives, minutes on the model).
 BENCH_ROUNDS=1 ci/bench-device-runtimes.sh build/default
+# The interop matrix's rate, on the C peers' simulated set (0.5 s a round;
+# the cpu set's figure is its ctest, peer_matrix_cpu).
+BENCH_ROUNDS=1 ci/bench-matrix.sh build/default simulated
 echo "== All tests passed in $((SECONDS - started)) s =="
