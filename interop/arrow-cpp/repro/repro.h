@@ -13,6 +13,7 @@
 #include <arrow/c/abi.h>
 #include <arrow/c/bridge.h>
 #include <arrow/c/helpers.h>
+#include <arrow/util/future.h>
 
 #include <chrono>
 #include <condition_variable>
