@@ -310,6 +310,21 @@ static void no_producer_calls_from_on_error_or_release(struct adc_case_context* 
   judge_clean_and_failing(ctx, producer_left_alone);
 }
 
+static void producer_let_go(struct adc_case_context* ctx, const struct async_run* run) {
+  const struct adc_feed_async_counts* counts = &run->counts;
+  if (counts->producer_calls_after_release > 0) {
+    adc_violation(
+        ctx,
+        "%s: the consumer called the producer %d time(s) once the producer had begun to release the "
+        "handler (first %s), when a producer may be gone",
+        run->described, counts->producer_calls_after_release, counts->first_producer_call_after_release);
+  }
+}
+
+static void no_producer_calls_after_release(struct adc_case_context* ctx) {
+  judge_clean_and_failing(ctx, producer_let_go);
+}
+
 /* The consumer cancels after the first batch, with (if it keeps requests
  * ahead, as the plugin ABI asks) more requested; the feed then hands out
  * every batch still requested, and an on_error, before release. */
@@ -524,6 +539,25 @@ static const struct adc_rule rules[] = {
         .devices = &adc_devices_for_streams,
         .fixtures = &adc_fixtures_with_several_batches,
         .run = no_producer_calls_from_on_error_or_release,
+    },
+    {
+        .id = "consumer.async.no_producer_calls_after_release",
+        .clause = "ArrowAsyncProducer Lifetime",
+        .sentence =
+            "It MUST be populated before calling any methods other than release and MUST remain valid "
+            "at least until just before calling release on the stream handler object.",
+        .method =
+            "Hands the consumer an instrumented async stream, clean and then failing mid-stream, whose "
+            "producer stays valid to the end of the case and counts the request and cancel calls made once "
+            "it has begun to release the handler, from outside the release: none (a producer may be gone "
+            "by then; a call from inside release is consumer.async.no_producer_calls_from_on_error_or_"
+            "release's).",
+        .role = ADC_ROLE_CONSUMER,
+        .severity = ADC_MUST,
+        .needs = ADC_NEED(ImportAsyncAndCompareToJson),
+        .devices = &adc_devices_for_streams,
+        .fixtures = &adc_fixtures_with_several_batches,
+        .run = no_producer_calls_after_release,
     },
     {
         .id = "consumer.async.accepts_callbacks_after_cancel",

@@ -306,7 +306,14 @@ struct adc_feed_async_counts {
   int producer_calls_inside_handler;
   const char* first_producer_call;        /* "request", "cancel" */
   const char* first_producer_call_inside; /* "on_error", "release" */
-  bool released;                          /* the handler's release was called */
+  /* request or cancel calls made once the feed had begun to release the
+   * handler, from outside the release itself (spec: the producer "MUST
+   * remain valid at least until just before calling release on the stream
+   * handler object": after that it may be gone; the feed's stays, and
+   * counts), and the first such call. */
+  int producer_calls_after_release;
+  const char* first_producer_call_after_release; /* "request", "cancel" */
+  bool released;                                 /* the handler's release was called */
   /* Import returned while the feed had not yet called release: the feed
    * then called nothing more on the handler. */
   bool import_returned_before_release;

@@ -70,6 +70,9 @@ struct adc_feed_async {
   pthread_cond_t changed;
   int64_t credit;
   bool cancelled;
+  /* The feed has begun to release the handler: from then on a producer may
+   * be gone (spec: "ArrowAsyncProducer Lifetime"). */
+  bool releasing;
   bool bad_request_pending;
   bool import_returned;
   struct adc_feed_async_counts counts;
@@ -81,8 +84,14 @@ struct adc_feed_async {
  * methods of an ArrowAsyncProducer object"). */
 static _Thread_local const char* inside_handler_callback;
 
-static void note_call_from_inside(struct adc_feed_async* producer, const char* call) {
-  if (inside_handler_callback == NULL) return;
+/* With the feed's mutex held: a call of the producer made from inside a
+ * handler callback, or once the handler's release has begun. */
+static void note_call_out_of_turn(struct adc_feed_async* producer, const char* call) {
+  if (inside_handler_callback == NULL) {
+    if (producer->releasing && producer->counts.producer_calls_after_release++ == 0)
+      producer->counts.first_producer_call_after_release = call;
+    return;
+  }
   if (producer->counts.producer_calls_inside_handler++ == 0) {
     producer->counts.first_producer_call = call;
     producer->counts.first_producer_call_inside = inside_handler_callback;
@@ -94,7 +103,7 @@ static void note_call_from_inside(struct adc_feed_async* producer, const char* c
 static void request(struct ArrowAsyncProducer* self, int64_t n) {
   struct adc_feed_async* producer = self->private_data;
   pthread_mutex_lock(&producer->mutex);
-  note_call_from_inside(producer, "request");
+  note_call_out_of_turn(producer, "request");
   producer->counts.requests++;
   if (n <= 0) {
     /* spec: "It is invalid to call this function with a value of n that is
@@ -113,7 +122,7 @@ static void request(struct ArrowAsyncProducer* self, int64_t n) {
 static void cancel(struct ArrowAsyncProducer* self) {
   struct adc_feed_async* producer = self->private_data;
   pthread_mutex_lock(&producer->mutex);
-  note_call_from_inside(producer, "cancel");
+  note_call_out_of_turn(producer, "cancel");
   if (producer->counts.cancel_calls++ == 0) producer->counts.tasks_before_cancel = producer->counts.tasks;
   producer->cancelled = true;
   pthread_cond_signal(&producer->changed);
@@ -381,6 +390,7 @@ static void finish(struct adc_feed_async* producer, bool inside_start) {
   pthread_mutex_lock(&producer->mutex);
   bool gone = producer->import_returned;
   if (gone) producer->counts.import_returned_before_release = true;
+  if (!gone) producer->releasing = true;
   pthread_mutex_unlock(&producer->mutex);
   if (gone) return;
   struct ArrowAsyncDeviceStreamHandler* handler = producer->handler;
