@@ -202,6 +202,65 @@ START_TEST(the_page_is_written) {
 }
 END_TEST
 
+/* The matrix's shards merge into the matrix: the same cases in the same
+ * order, with the same statuses and cells. */
+START_TEST(shards_merge_into_the_matrix) {
+  char whole[] = "/tmp/adc_matrix_XXXXXX";
+  char merged[] = "/tmp/adc_matrix_XXXXXX";
+  char shards[3][32];
+  int fd = mkstemp(whole);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  fd = mkstemp(merged);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  const char* args[] = {
+      "matrix",     "--library",           WRONG_VALUE,     "--library", NEVER_RELEASES, "--device", "cpu",
+      "--fixtures", HAND_WRITTEN_FIXTURES, "--report-json", whole,       NULL,           NULL,       NULL};
+  struct run_result run = run_conform(args);
+  run_result_free(&run);
+  for (int s = 0; s < 3; s++) {
+    char shard[8];
+    snprintf(shard, sizeof(shard), "%d/3", s + 1);
+    snprintf(shards[s], sizeof(shards[s]), "/tmp/adc_matrix_shard_XXXXXX");
+    fd = mkstemp(shards[s]);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    args[10] = shards[s];
+    args[11] = "--shard";
+    args[12] = shard;
+    run = run_conform(args);
+    run_result_free(&run);
+  }
+  const char* merge[] = {"merge", shards[0], shards[1], shards[2], "--report-json", merged, NULL};
+  run = run_conform(merge);
+  ck_assert_msg(run.exit_code == 1, "merge exited %d: %s", run.exit_code, run.err);
+  run_result_free(&run);
+  cJSON* expected = read_json_file(whole);
+  cJSON* got = read_json_file(merged);
+  ck_assert_ptr_nonnull(expected);
+  ck_assert_ptr_nonnull(got);
+  const cJSON* cases = cJSON_GetObjectItem(expected, "cases");
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(got, "cases")), cJSON_GetArraySize(cases));
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(got, "merged_from")), 3);
+  for (int i = 0; i < cJSON_GetArraySize(cases); i++) {
+    const cJSON* a = cJSON_GetArrayItem(cases, i);
+    const cJSON* b = cJSON_GetArrayItem(cJSON_GetObjectItem(got, "cases"), i);
+    ck_assert_str_eq(field(b, "id"), field(a, "id"));
+    ck_assert_str_eq(case_field(b, "status"), case_field(a, "status"));
+    ck_assert_str_eq(field(b, "blame"), field(a, "blame"));
+  }
+  ck_assert(cJSON_Compare(cJSON_GetObjectItem(cJSON_GetObjectItem(got, "matrix"), "cells"),
+                          cJSON_GetObjectItem(cJSON_GetObjectItem(expected, "matrix"), "cells"), true));
+  assert_json_valid_against(SOURCE_PATH("harness/report/matrix.schema.json"), merged, JSON_SCHEMA);
+  cJSON_Delete(expected);
+  cJSON_Delete(got);
+  for (int s = 0; s < 3; s++) unlink(shards[s]);
+  unlink(whole);
+  unlink(merged);
+}
+END_TEST
+
 START_TEST(bad_library_options_are_one_error_line) {
   const char* not_named[] = {"matrix", "--library", "reference", NULL};
   expect_one_error_line(not_named, "is not NAME=SPEC");
@@ -211,8 +270,8 @@ START_TEST(bad_library_options_are_one_error_line) {
   expect_one_error_line(missing, "/nonexistent/libgone.so");
   const char* producer[] = {"matrix", "--producer", "reference", NULL};
   expect_one_error_line(producer, "--library NAME=SPEC, not --producer");
-  const char* sharded[] = {"matrix", "--library", "a=reference", "--shard", "1/2", NULL};
-  expect_one_error_line(sharded, "--shard");
+  const char* paged[] = {"matrix", "--library", "a=reference", "--junit", "x.xml", NULL};
+  expect_one_error_line(paged, "report formats");
 }
 END_TEST
 
@@ -227,6 +286,7 @@ int main(void) {
   tcase_add_test(tc, expectations_key_on_the_pair);
   tcase_add_test(tc, the_report_validates_against_its_schema);
   tcase_add_test(tc, the_page_is_written);
+  tcase_add_test(tc, shards_merge_into_the_matrix);
   tcase_add_test(tc, bad_library_options_are_one_error_line);
   suite_add_tcase(suite, tc);
   return run_suite(suite);

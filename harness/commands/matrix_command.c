@@ -58,6 +58,8 @@ static void print_matrix_usage(void) {
       "  --expect FILE        expectations, their globs over the cases' IDs:\n"
       "                       PRODUCER>CONSUMER/DEVICE/RULE/FIXTURE\n"
       "  --filter GLOB        only the cases whose ID matches (repeatable)\n"
+      "  --shard INDEX/COUNT  one shard of every pair's cases; `adc-conform merge` makes the\n"
+      "                       matrix of the shards' reports\n"
       "\n"
       "--device, --fixtures, --jobs, --timeout, --memory-limit, --isolation and --verbose\n"
       "are the main command's (adc-conform --help).\n"
@@ -183,11 +185,12 @@ static int parse_matrix_options(int argc, char** argv, struct matrix_options* ou
   if (out->run.help) return 0;
   bool other_format = false;
   for (int f = 0; f < ADC_REPORT_FORMAT_COUNT; f++) other_format |= out->run.outputs.chosen[f];
-  if (out->run.valgrind || out->run.preload != NULL || out->run.shard_count > 1 ||
-      out->run.debug_case != NULL || out->run.list_rules || out->run.list_cases || other_format) {
-    return adc_fail(error,
-                    "matrix takes none of --valgrind, --preload, --shard, --debug-case, --list-rules, "
-                    "--list-cases and the report formats but --report-json (its --html instead)");
+  if (out->run.valgrind || out->run.preload != NULL || out->run.debug_case != NULL || out->run.list_rules ||
+      out->run.list_cases || other_format) {
+    return adc_fail(
+        error,
+        "matrix takes none of --valgrind, --preload, --debug-case, --list-rules, --list-cases and "
+        "the report formats but --report-json (its --html instead)");
   }
   /* Every matrix holds the reference: the pairs with it are what blame
    * rests on. */
@@ -274,7 +277,8 @@ static int plan_pair(struct pair_run* run, const struct matrix_options* options,
       selected = fnmatch(options->run.filters[f], c.id, 0) == 0;
     if (selected) run->cases[kept++] = c;
   }
-  run->n_cases = kept;
+  /* --shard deals each pair's cases, rule after rule, as a run's. */
+  run->n_cases = adc_shard_cases(run->cases, kept, options->run.shard_index, options->run.shard_count);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "commands/subcommands.h"
 #include "report/console_style.h"
 #include "report/json_file.h"
+#include "report/matrix_report.h"
 #include "report/report.h"
 #include "report/report_outputs.h"
 
@@ -26,10 +27,14 @@ static void print_merge_usage(void) {
       "come from this adc-conform's build (version and commit) and share their command\n"
       "line but for --report-json, --junit, --tap, --shard, --verbose and --jobs.  A\n"
       "report of a run without --shard is a whole run: it merges only alone.  Every\n"
-      "report is written as the unsharded run writes it, from the merged cases.\n"
+      "report is written as the unsharded run writes it, from the merged cases.  The\n"
+      "shards of an interop matrix (adc-conform matrix --shard) merge so into the\n"
+      "matrix's report, each pair's cases in its order, and its page with --html.\n"
       "\n"
       "  --report-json FILE          write the merged report (schema:\n"
-      "                              harness/report/report.schema.json)\n");
+      "                              harness/report/report.schema.json; a matrix's:\n"
+      "                              harness/report/matrix.schema.json)\n"
+      "  --html FILE                 a matrix's shards: its page, as adc-conform matrix --html\n");
   adc_print_report_format_help(stdout);
   printf(
       "  --verbose                   first one console line per case, as a run's --verbose\n"
@@ -45,6 +50,7 @@ static void print_merge_usage(void) {
 /* The command's options; the report paths are what getopt_long leaves. */
 struct merge_options {
   const char* report_json; /* NULL when not given */
+  const char* html;        /* a matrix's page; NULL when not given */
   struct adc_report_outputs outputs;
   bool verbose;
   bool help;
@@ -54,13 +60,14 @@ static int parse_merge_options(int argc, char** argv, struct merge_options* out,
   /* Its own, then one per report format (report/report_outputs.h), whose
    * values start at FORMAT. */
   enum { FORMAT = 256 };
-  struct option long_options[3 + ADC_REPORT_FORMAT_COUNT + 1] = {
+  struct option long_options[4 + ADC_REPORT_FORMAT_COUNT + 1] = {
       {"report-json", required_argument, NULL, 'j'},
+      {"html", required_argument, NULL, 'p'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
   };
   for (size_t i = 0; i < ADC_REPORT_FORMAT_COUNT; i++) {
-    long_options[3 + i] = adc_report_format_option(i, FORMAT + (int)i);
+    long_options[4 + i] = adc_report_format_option(i, FORMAT + (int)i);
   }
   *out = (struct merge_options){0};
   opterr = 0;
@@ -72,6 +79,9 @@ static int parse_merge_options(int argc, char** argv, struct merge_options* out,
         break;
       case 'v':
         out->verbose = true;
+        break;
+      case 'p':
+        out->html = optarg;
         break;
       case 'h':
         out->help = true;
@@ -88,6 +98,31 @@ static int parse_merge_options(int argc, char** argv, struct merge_options* out,
   return 0;
 }
 
+/* The reports of a merged matrix: its JSON and page where asked, and its
+ * console; the matrix's exit status. */
+static int report_merged_matrix(const struct merge_options* options, const struct adc_merged_report* merged) {
+  struct adc_error error;
+  bool other_format = false;
+  for (int f = 0; f < ADC_REPORT_FORMAT_COUNT; f++) other_format |= options->outputs.chosen[f];
+  if (other_format) {
+    adc_fail(&error, "merge: a matrix's shards merge into --report-json and --html alone");
+    return adc_cli_bad_input(&error);
+  }
+  if (options->report_json != NULL) {
+    cJSON* root = adc_merged_report_json(merged);
+    int written = adc_write_json_file(options->report_json, root, &error);
+    cJSON_Delete(root);
+    if (written != 0) return adc_cli_bad_input(&error);
+  }
+  if (options->html != NULL && adc_write_matrix_html(options->html, &merged->matrix, &error) != 0)
+    return adc_cli_bad_input(&error);
+  adc_print_matrix_console(stdout, &merged->matrix, options->verbose, adc_console_wants_colour(stdout));
+  printf("Merged %d shards' reports of a matrix%s%s\n", merged->shard_count,
+         options->report_json != NULL ? " into " : "",
+         options->report_json != NULL ? options->report_json : "");
+  return merged->matrix.exit_status;
+}
+
 int adc_merge_command(int argc, char** argv) {
   struct merge_options options;
   struct adc_error error;
@@ -102,6 +137,16 @@ int adc_merge_command(int argc, char** argv) {
   }
   struct adc_merged_report merged;
   if (adc_merge_reports((const char* const*)argv + optind, (size_t)(argc - optind), &merged, &error) != 0) {
+    return adc_cli_bad_input(&error);
+  }
+  if (merged.is_matrix) {
+    int exit_code = report_merged_matrix(&options, &merged);
+    adc_merged_report_free(&merged);
+    return exit_code;
+  }
+  if (options.html != NULL) {
+    adc_merged_report_free(&merged);
+    adc_fail(&error, "merge: --html writes a matrix's page; these are a run's reports");
     return adc_cli_bad_input(&error);
   }
   const struct adc_run_record* record = &merged.record;

@@ -2,7 +2,9 @@
  * in the plan's order (runner/case_plan.c: device, then rule in catalogue
  * order, then fixture by name), judged and counted again over them
  * (outcome/record_of_report.h), the sides tested as the first shard's
- * environment says; every report writes it as it writes a run's.
+ * environment says; every report writes it as it writes a run's.  An
+ * interop matrix's shards merge into the matrix's record, each pair's
+ * cases so (outcome/matrix_record.h).
  * What was merged is recorded under "merged_from" (report.schema.json). */
 #include "commands/report_merge.h"
 
@@ -11,6 +13,7 @@
 
 #include "commands/report_merge_checks.h"
 #include "outcome/record_of_report.h"
+#include "report/matrix_report.h"
 #include "report/report.h"
 #include "rule_api/rule.h"
 
@@ -190,6 +193,156 @@ static int assemble(const struct adc_read_report* reports, size_t n, struct adc_
   return 0;
 }
 
+/* ---- An interop matrix's shards ---------------------------------------- */
+
+/* The library named `name` among the merged matrix's; its index, or
+ * ADC_MATRIX_MAX_LIBRARIES when none is. */
+static size_t library_named(const struct adc_matrix_record* matrix, const char* name) {
+  for (size_t l = 0; l < matrix->n_libraries; l++) {
+    if (name != NULL && strcmp(matrix->libraries[l].name, name) == 0) return l;
+  }
+  return ADC_MATRIX_MAX_LIBRARIES;
+}
+
+/* The libraries and devices of the first shard's "matrix", which every
+ * shard of one command shares; -1 with the reason when malformed. */
+static int take_matrix_frame(const struct adc_read_report* first, struct adc_matrix_record* matrix,
+                             struct adc_error* error) {
+  const cJSON* library = NULL;
+  cJSON_ArrayForEach(library, cJSON_GetObjectItemCaseSensitive(first->matrix, "libraries")) {
+    const char* name = string_item(library, "name");
+    const char* spec = string_item(library, "spec");
+    if (name == NULL || spec == NULL || matrix->n_libraries == ADC_MATRIX_MAX_LIBRARIES)
+      return adc_fail(error, "%s: its matrix.libraries is malformed", first->path);
+    bool is_reference = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(library, "reference"));
+    if (is_reference) matrix->reference = matrix->n_libraries;
+    matrix->libraries[matrix->n_libraries++] = (struct adc_matrix_library){
+        .name = name,
+        .spec = spec,
+        .is_reference = is_reference,
+        .is_producer = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(library, "producer")),
+        .is_consumer = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(library, "consumer")),
+    };
+  }
+  const cJSON* device = NULL;
+  cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(first->matrix, "devices")) {
+    if (!cJSON_IsString(device) || matrix->n_devices == ADC_RECORD_MAX_DEVICES)
+      return adc_fail(error, "%s: its matrix.devices is malformed", first->path);
+    matrix->devices[matrix->n_devices++] = device->valuestring;
+  }
+  return 0;
+}
+
+/* Every case of pair (producer, consumer) in every shard, in plan order,
+ * each once, as `place` and merge_cases order a run's. */
+static struct placed_case* pair_cases(const struct adc_read_report* reports, size_t n,
+                                      const struct adc_matrix_record* matrix, size_t producer,
+                                      size_t consumer, size_t* n_cases, struct adc_error* error) {
+  size_t total = 0;
+  for (size_t r = 0; r < n; r++) total += (size_t)cJSON_GetArraySize(reports[r].cases);
+  struct placed_case* placed = calloc(total + 1, sizeof(*placed));
+  if (placed == NULL) {
+    adc_fail(error, "out of memory");
+    return NULL;
+  }
+  size_t count = 0;
+  for (size_t r = 0; r < n; r++) {
+    const cJSON* item = NULL;
+    cJSON_ArrayForEach(item, reports[r].cases) {
+      if (library_named(matrix, string_item(item, "producer")) != producer ||
+          library_named(matrix, string_item(item, "consumer")) != consumer)
+        continue;
+      const cJSON* run_case = cJSON_GetObjectItemCaseSensitive(item, "case");
+      struct placed_case* p = &placed[count];
+      *p = (struct placed_case){item, r, 0, 0, string_item(run_case, "fixture")};
+      const char* device = string_item(run_case, "device");
+      while (p->device_rank < matrix->n_devices && strcmp(matrix->devices[p->device_rank], device) != 0)
+        p->device_rank++;
+      while (p->rule_rank < adc_rule_count() &&
+             strcmp(adc_rule_at(p->rule_rank)->id, string_item(run_case, "rule")) != 0)
+        p->rule_rank++;
+      if (p->device_rank == matrix->n_devices || p->rule_rank == adc_rule_count()) {
+        free(placed);
+        adc_fail(error, "%s: case %s is on a device or of a rule this matrix does not have", reports[r].path,
+                 string_item(item, "id"));
+        return NULL;
+      }
+      count++;
+    }
+  }
+  qsort(placed, count, sizeof(*placed), plan_order);
+  for (size_t i = 1; i < count; i++) {
+    if (plan_order(&placed[i - 1], &placed[i]) != 0) continue;
+    adc_fail(error, "%s: case %s is in two shards, or twice: the shards overlap",
+             reports[placed[i].report].path, string_item(placed[i].item, "id"));
+    free(placed);
+    return NULL;
+  }
+  *n_cases = count;
+  return placed;
+}
+
+/* Pair (producer, consumer)'s record, the matrix's next pair. */
+static int assemble_pair(const struct adc_read_report* reports, size_t n, struct adc_matrix_record* matrix,
+                         size_t producer, size_t consumer, struct adc_error* error) {
+  size_t n_cases = 0;
+  struct placed_case* placed = pair_cases(reports, n, matrix, producer, consumer, &n_cases, error);
+  if (placed == NULL) return -1;
+  struct adc_matrix_pair* pair = &matrix->pairs[matrix->n_pairs];
+  *pair = (struct adc_matrix_pair){.producer = producer, .consumer = consumer};
+  if (adc_run_record_begin_for_report(&pair->record, n_cases, reports[0].environment,
+                                      unsharded_command_line(&reports[0]), error) != 0) {
+    free(placed);
+    return -1;
+  }
+  matrix->n_pairs++;
+  for (size_t i = 0; i < n_cases; i++) {
+    struct adc_case_record c;
+    adc_case_record_of_json(cJSON_GetObjectItemCaseSensitive(placed[i].item, "case"), &c);
+    c.id = string_item(placed[i].item, "id"); /* the pair's ID, as the matrix's own record holds it */
+    adc_run_record_add(&pair->record, &c);
+  }
+  free(placed);
+  adc_run_record_finish(&pair->record);
+  return 0;
+}
+
+/* The whole matrix from checked shards, in shard order: its pairs in the
+ * order of the first shard's cells (the order the matrix ran them). */
+static int assemble_matrix(const struct adc_read_report* reports, size_t n, struct adc_merged_report* out,
+                           struct adc_error* error) {
+  struct adc_matrix_record* matrix = &out->matrix;
+  out->is_matrix = true;
+  for (size_t r = 0; r < n; r++) {
+    if (reports[r].matrix == NULL)
+      return adc_fail(error, "%s: a run's report, but %s is a matrix's: merge one kind", reports[r].path,
+                      reports[0].path);
+  }
+  if (take_matrix_frame(&reports[0], matrix, error) != 0) return -1;
+  matrix->pairs = calloc(matrix->n_libraries * matrix->n_libraries + 1, sizeof(*matrix->pairs));
+  if (matrix->pairs == NULL) return adc_fail(error, "out of memory");
+  const cJSON* cell = NULL;
+  cJSON_ArrayForEach(cell, cJSON_GetObjectItemCaseSensitive(reports[0].matrix, "cells")) {
+    size_t producer = library_named(matrix, string_item(cell, "producer"));
+    size_t consumer = library_named(matrix, string_item(cell, "consumer"));
+    if (producer == ADC_MATRIX_MAX_LIBRARIES || consumer == ADC_MATRIX_MAX_LIBRARIES)
+      return adc_fail(error, "%s: a cell of its matrix names a library it does not list", reports[0].path);
+    if (adc_matrix_pair_of(matrix, producer, consumer) != NULL) continue;
+    if (assemble_pair(reports, n, matrix, producer, consumer, error) != 0) return -1;
+  }
+  for (size_t r = 0; r < n; r++) {
+    double wall = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(reports[r].summary, "wall_seconds"));
+    if (wall > matrix->wall_seconds)
+      matrix->wall_seconds = wall; /* the shards ran side by side, or as long */
+    if (matrix->interrupted_by == 0) matrix->interrupted_by = reports[r].interrupted_by;
+  }
+  adc_matrix_record_finish(matrix);
+  out->merged_from = cJSON_CreateArray();
+  for (size_t r = 0; r < n; r++) cJSON_AddItemToArray(out->merged_from, merged_from_json(&reports[r]));
+  out->shard_count = reports[0].shard.shard_count;
+  return 0;
+}
+
 int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_report* out,
                       struct adc_error* error) {
   memset(out, 0, sizeof(*out));
@@ -209,7 +362,8 @@ int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_repo
   }
   if (merged == 0) {
     qsort(reports, n, sizeof(*reports), by_shard_index);
-    merged = assemble(reports, n, out, error);
+    merged = reports[0].matrix != NULL ? assemble_matrix(reports, n, out, error)
+                                       : assemble(reports, n, out, error);
   }
   if (merged != 0) adc_merged_report_free(out);
   return merged;
@@ -217,6 +371,7 @@ int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_repo
 
 void adc_merged_report_free(struct adc_merged_report* merged) {
   adc_run_record_free(&merged->record);
+  adc_matrix_record_free(&merged->matrix);
   cJSON_Delete(merged->merged_from);
   cJSON_Delete(merged->unmatched);
   for (size_t r = 0; r < merged->n_reports; r++) adc_read_report_free(&merged->reports[r]);
@@ -225,7 +380,7 @@ void adc_merged_report_free(struct adc_merged_report* merged) {
 }
 
 cJSON* adc_merged_report_json(const struct adc_merged_report* merged) {
-  cJSON* root = adc_report_json(&merged->record);
+  cJSON* root = merged->is_matrix ? adc_matrix_json(&merged->matrix) : adc_report_json(&merged->record);
   cJSON_AddItemToObject(root, "merged_from", cJSON_Duplicate(merged->merged_from, true));
   return root;
 }

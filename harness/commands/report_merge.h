@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "commands/report_read.h"
+#include "outcome/matrix_record.h"
 #include "outcome/run_record.h"
 #include "support/error.h"
 
@@ -23,6 +24,11 @@ struct adc_merged_report {
   struct adc_read_report* reports;
   size_t n_reports;
   cJSON* unmatched; /* the --expect entries no shard matched; NULL without --expect */
+  /* The shards were an interop matrix's (`adc-conform matrix --shard`):
+   * `matrix` holds the whole matrix, a record per pair in the order the
+   * matrix ran them (pointing into `reports`), and `record` is empty. */
+  bool is_matrix;
+  struct adc_matrix_record matrix;
 };
 
 /* Merges the reports at `paths` (`n` of them, at least one), each shard of
@@ -36,8 +42,8 @@ int adc_merge_reports(const char* const* paths, size_t n, struct adc_merged_repo
                       struct adc_error* error);
 void adc_merged_report_free(struct adc_merged_report* merged);
 
-/* The merged JSON report: the run's (adc_report_json) with "merged_from".
- * The caller owns it. */
+/* The merged JSON report: the run's (adc_report_json), or the matrix's
+ * (adc_matrix_json), with "merged_from".  The caller owns it. */
 cJSON* adc_merged_report_json(const struct adc_merged_report* merged);
 
 #endif /* ADC_REPORT_MERGE_H */

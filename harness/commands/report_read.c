@@ -46,6 +46,18 @@ static const char* bad_case_key(const cJSON* item) {
   return NULL;
 }
 
+/* The same for a case of a matrix's report: its pair's ID and sides, and
+ * the run's case it holds. */
+static const char* bad_pair_case_key(const cJSON* item) {
+  static const char* const strings[] = {"id", "producer", "consumer", "blame"};
+  for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++) {
+    if (string_item(item, strings[k]) == NULL) return strings[k];
+  }
+  const cJSON* run_case = cJSON_GetObjectItemCaseSensitive(item, "case");
+  if (!cJSON_IsObject(run_case)) return "case";
+  return bad_case_key(run_case);
+}
+
 /* Fills the parts of `out` from its root; returns 0, or -1 with the reason. */
 static int take_parts(struct adc_read_report* out, struct adc_error* error) {
   const char* path = out->path;
@@ -75,10 +87,15 @@ static int take_parts(struct adc_read_report* out, struct adc_error* error) {
     return adc_fail(error, "%s: not a report of schema_version %d: '%s' is missing or malformed", path,
                     ADC_REPORT_SCHEMA_VERSION, missing);
   }
+  out->matrix = cJSON_GetObjectItemCaseSensitive(root, "matrix");
+  if (out->matrix != NULL && !cJSON_IsObject(out->matrix)) {
+    return adc_fail(error, "%s: not a report of schema_version %d: 'matrix' is malformed", path,
+                    ADC_REPORT_SCHEMA_VERSION);
+  }
   int index = 0;
   const cJSON* item = NULL;
   cJSON_ArrayForEach(item, out->cases) {
-    const char* key = bad_case_key(item);
+    const char* key = out->matrix == NULL ? bad_case_key(item) : bad_pair_case_key(item);
     if (key != NULL) {
       return adc_fail(error,
                       "%s: case %d is not a case of schema_version %d: its '%s' is missing or malformed",

@@ -17,6 +17,10 @@ struct adc_read_report {
   const char* git_commit;
   const cJSON* command_line; /* array of strings, the program first */
   const cJSON* cases;        /* array of case objects, each checked */
+  /* An interop matrix's report (matrix.schema.json): its "matrix" object;
+   * each of its cases holds a run's case object, checked, under "case".
+   * NULL for a run's report. */
+  const cJSON* matrix;
   const cJSON* summary;
   const cJSON* environment;
   /* The argv of command_line (pointers into `root`, in an array owned

@@ -6,6 +6,29 @@
 #include "cli/options.h"
 #include "runner/case_plan.h"
 
+/* The options `adc-conform matrix` takes besides the main command's
+ * (commands/matrix_command.c), which the main table does not hold: its
+ * libraries decide what runs; its page is an output. */
+static bool matrix_option_facts(const char* argument, struct adc_option_facts* facts) {
+  static const struct {
+    const char* name;
+    bool output_only;
+  } matrix_options[] = {{"library", false}, {"html", true}};
+  for (size_t o = 0; o < sizeof(matrix_options) / sizeof(matrix_options[0]); o++) {
+    size_t length = strlen(matrix_options[o].name);
+    if (strncmp(argument, "--", 2) != 0 || strncmp(argument + 2, matrix_options[o].name, length) != 0)
+      continue;
+    char after = argument[2 + length];
+    if (after != '\0' && after != '=') continue;
+    *facts = (struct adc_option_facts){.name = matrix_options[o].name,
+                                       .takes_value = true,
+                                       .inline_value = after == '=' ? argument + 3 + length : NULL,
+                                       .output_only = matrix_options[o].output_only};
+    return true;
+  }
+  return false;
+}
+
 int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_shard_command_line* out,
                                  struct adc_error* error) {
   memset(out, 0, sizeof(*out));
@@ -21,7 +44,7 @@ int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_s
    * that an option's value is never taken for an option. */
   for (int a = 1; a < argc; a++) {
     struct adc_option_facts option;
-    bool named = adc_option_facts(argv[a], &option);
+    bool named = matrix_option_facts(argv[a], &option) || adc_option_facts(argv[a], &option);
     bool value_follows = named && option.takes_value && option.inline_value == NULL;
     if (value_follows && a + 1 == argc) {
       adc_shard_command_line_free(out);

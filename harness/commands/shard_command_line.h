@@ -26,8 +26,8 @@ struct adc_shard_command_line {
 };
 
 /* Splits `argv` (a run's command line, `argc` arguments, the program
- * first), as adc-conform's own option parser read it: an option may be
- * abbreviated or take its value after '='.  Returns 0, or -1 with the
+ * first; or a matrix's, "matrix" first), as adc-conform's own option parser
+ * read it: an option may be abbreviated or take its value after '='.  Returns 0, or -1 with the
  * reason (a --shard value that is not INDEX/COUNT, an option missing its
  * value).  Free with adc_shard_command_line_free. */
 int adc_shard_command_line_split(int argc, const char* const* argv, struct adc_shard_command_line* out,

@@ -194,6 +194,8 @@ cJSON* adc_matrix_json(const struct adc_matrix_record* matrix) {
   cJSON_AddItemToObject(summary, "counts", counts_json(matrix->counts));
   cJSON_AddNumberToObject(summary, "failing_run_cases", (double)matrix->failing_run_cases);
   cJSON_AddNumberToObject(summary, "wall_seconds", matrix->wall_seconds);
+  if (matrix->interrupted_by != 0)
+    cJSON_AddStringToObject(summary, "interrupted_by", adc_signal_name(matrix->interrupted_by));
   cJSON_AddNumberToObject(summary, "exit_status", matrix->exit_status);
   return root;
 }
