@@ -11,6 +11,12 @@
  * every record of the process. */
 static pthread_mutex_t records_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The records kept past their watch (a structure never released, a task
+ * never extracted, every stream), for the process's life: a consumer may
+ * still call their wrappers.  Listed here, so that they stay reachable and
+ * a leak checker counts them as kept, not lost. */
+static struct pair_record* kept_records;
+
 /* One structure handed over: what the producer set, and what the consumer
  * did with it. */
 struct pair_record {
@@ -26,7 +32,15 @@ struct pair_record {
   /* Where a stream's arrays and a task's array are watched; NULL once the
    * watch has ended (adc_pair_watch_end cuts kept records loose). */
   struct adc_pair_watch* watch;
+  struct pair_record* next_kept; /* in kept_records */
 };
+
+/* With records_lock held: `record` outlives its watch. */
+static void keep_locked(struct pair_record* record) {
+  record->watch = NULL;
+  record->next_kept = kept_records;
+  kept_records = record;
+}
 
 /* Called with the watch's lock held. */
 static struct pair_record* new_record_locked(struct adc_pair_watch* watch) {
@@ -154,7 +168,7 @@ struct adc_pair_counts adc_pair_watch_end(struct adc_pair_watch* watch) {
       counts.tasks_extracted_more_than_once += record->extract_calls > 1;
       /* Kept while never extracted: the consumer may still call it. */
       if (record->extract_calls == 0) {
-        record->watch = NULL;
+        keep_locked(record);
       } else {
         free(record);
       }
@@ -173,7 +187,7 @@ struct adc_pair_counts adc_pair_watch_end(struct adc_pair_watch* watch) {
      * stream's (a callback called on the released stream finds it): its
      * wrapper may still be called. */
     if (record->release_calls == 0 || record->is_stream) {
-      record->watch = NULL;
+      keep_locked(record);
     } else {
       free(record);
     }
