@@ -55,7 +55,13 @@ ci/test-downstream-example.sh build/default
 # threads, not memory: the same code (the runner's slots for a costly
 # device, the thread count every prepared process takes after a case) runs
 # under ASan in reference_pair_opencl and every other run; and the twins'
-# device-id and round-trip tables.)
+# device-id and round-trip tables.  So does matrix, whose subject is what a
+# matrix reports (blame, cells, shards, each pair rule's twins): the same
+# code, the matrix command, its pair rules on every interface with their
+# wrapped releases and kept records, and its three writers, runs under
+# ASan in matrix_page, on the data fixtures, which fails on any crash (a
+# leak LeakSanitizer tells as a case's process ends is one: measured, it
+# caught the kept records lost again).)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
