@@ -42,7 +42,7 @@ static void keep_locked(struct pair_record* record) {
   kept_records = record;
 }
 
-/* Called with the watch's lock held. */
+/* Called with records_lock held. */
 static struct pair_record* new_record_locked(struct adc_pair_watch* watch) {
   if (watch->n_records == watch->capacity) {
     size_t capacity = watch->capacity == 0 ? 8 : 2 * watch->capacity;
