@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrow_format/arrow_json.h"
+#include "arrow_format/arrow_logical.h"
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_plain_export.h"
 #include "feed_again.h"
@@ -159,7 +161,38 @@ static void judge_handover(struct adc_case_context* ctx, const char* what, int b
   if (!adc_pair_counts_clean(&counts, fault, sizeof(fault))) adc_violation(ctx, "%s: %s", what, fault);
 }
 
+/* Whether the producer keeps its own model of the data (a Python library)
+ * in other types than the fixture's: its batch, which carries no schema,
+ * cannot be handed to a consumer, which reads a batch by the fixture's
+ * types (plugin ABI: ImportBatchAndCompareToJson has the file's schema);
+ * given as it is, a string view read as a string faults in the consumer,
+ * blamed on neither.  Then the case is not_supported, saying what the
+ * producer keeps instead: its stream, which carries its schema, is
+ * pair.device_stream.imported_equal's to judge. */
+static bool not_supported_for_own_types(struct adc_case_context* ctx) {
+  const struct adc_library* producer = ctx->pair_producer;
+  if (!producer->keeps_own_model || !producer->present[ADC_EP_ExportSchemaFromJson]) return false;
+  struct ArrowSchema schema = {0};
+  const char* declined = producer->functions.ExportSchemaFromJson(ctx->fixture_path, &schema);
+  if (declined != NULL || schema.release == NULL) return false; /* the batch's own export will say */
+  char kept[512];
+  bool other_types = arrow_json_compare_schema_aspects(ctx->fixture, &schema, ARROW_JSON_SCHEMA_TYPES, kept,
+                                                       sizeof(kept)) != 0;
+  if (other_types && arrow_logical_describe_changes(ctx->fixture, &schema, kept, sizeof(kept)) <= 0)
+    snprintf(kept, sizeof(kept), "its types are not the fixture's");
+  schema.release(&schema);
+  if (!other_types) return false;
+  adc_not_supported(
+      ctx,
+      "the producer keeps its own model, in other types than the fixture's (%s): a batch carries no "
+      "schema, and the consumer reads it by the fixture's (its stream, which carries its schema, is "
+      "pair.device_stream.imported_equal's)",
+      kept);
+  return true;
+}
+
 static void batches_handed_over(struct adc_case_context* ctx) {
+  if (not_supported_for_own_types(ctx)) return;
   ADC_FOR_EACH_BATCH(ctx, batch) {
     struct adc_case_context producer = producer_context(ctx);
     struct ArrowDeviceArray* exported = adc_export_batch_unwaited(&producer, batch);

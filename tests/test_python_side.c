@@ -316,6 +316,36 @@ START_TEST(a_batch_unlike_its_objects_schema_is_declined) {
 }
 END_TEST
 
+/* In an interop matrix, a producer keeping its own model in other types
+ * than the fixture's has its batches left unjudged, saying so: a batch
+ * carries no schema, and the consumer reads it by the fixture's (a string
+ * view read as a string faulted in the consumer, blamed on the producer,
+ * in the full matrix: rules_pair.c). */
+START_TEST(own_types_leave_a_pairs_batches_unjudged) {
+  const char* id = "odd>reference/cpu/pair.batch.imported_equal/int32_nulls";
+  const char* args[] = {"matrix",
+                        "--library",
+                        "odd=python:misbehaving_python:schema_unlike_its_batches",
+                        "--device",
+                        "cpu",
+                        "--fixtures",
+                        HAND_WRITTEN_FIXTURES,
+                        "--filter",
+                        id,
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
+  const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+  const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+  ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(message, "keeps its own model") != NULL &&
+                    strstr(message, "a batch carries no schema") != NULL,
+                "%s: %s", status, message);
+  cJSON_Delete(report);
+}
+END_TEST
+
 /* The baseline of a Python library: a batch it declines is stood for by
  * its stream of the fixture, read to its end (a library may export tables,
  * not batches); declining both fails it (rules_baseline.c). */
@@ -600,6 +630,7 @@ int main(void) {
   tcase_add_test(each, a_stream_only_object_is_judged_through_its_stream);
   tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
   tcase_add_test(each, a_batch_unlike_its_objects_schema_is_declined);
+  tcase_add_test(each, own_types_leave_a_pairs_batches_unjudged);
   tcase_add_test(each, a_python_librarys_stream_stands_for_its_batches_on_the_baseline);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));
