@@ -183,10 +183,8 @@ static int parse_matrix_options(int argc, char** argv, struct matrix_options* ou
   rest[n_rest] = NULL;
   if (adc_parse_options(n_rest, rest, &out->run, error) != 0) return -1;
   if (out->run.help) return 0;
-  bool other_format = false;
-  for (int f = 0; f < ADC_REPORT_FORMAT_COUNT; f++) other_format |= out->run.outputs.chosen[f];
   if (out->run.valgrind || out->run.preload != NULL || out->run.debug_case != NULL || out->run.list_rules ||
-      out->run.list_cases || other_format) {
+      out->run.list_cases || adc_report_outputs_any(&out->run.outputs)) {
     return adc_fail(
         error,
         "matrix takes none of --valgrind, --preload, --debug-case, --list-rules, --list-cases and "
@@ -342,15 +340,6 @@ static void free_runs(struct pair_run* runs, size_t n) {
   free(runs);
 }
 
-static void warn_unmatched(const struct adc_expectations* expectations) {
-  for (size_t e = 0; e < expectations->n_entries; e++) {
-    const struct adc_expectation* entry = &expectations->entries[e];
-    if (entry->matched_cases > 0) continue;
-    fprintf(stderr, "adc-conform matrix: warning: %s:%d: '%s' matches no case of this matrix\n",
-            expectations->path, entry->line, entry->glob);
-  }
-}
-
 /* Runs the matrix and writes its reports; the exit status. */
 static int run_matrix(const struct matrix_options* options, struct adc_session* base,
                       struct settled_library* settled) {
@@ -376,7 +365,7 @@ static int run_matrix(const struct matrix_options* options, struct adc_session* 
     matrix.wall_seconds = adc_now_seconds() - started;
     matrix.interrupted_by = adc_run_interrupted_by();
     adc_matrix_record_finish(&matrix);
-    if (base->expectations != NULL) warn_unmatched(base->expectations);
+    if (base->expectations != NULL) adc_warn_unmatched_expectations(base->expectations, "matrix");
     adc_print_matrix_console(stdout, &matrix, options->run.verbose, adc_console_wants_colour(stdout));
     printf("Wall time: %.3f s\n", matrix.wall_seconds);
     exit_code = matrix.exit_status;

@@ -102,9 +102,7 @@ static int parse_merge_options(int argc, char** argv, struct merge_options* out,
  * console; the matrix's exit status. */
 static int report_merged_matrix(const struct merge_options* options, const struct adc_merged_report* merged) {
   struct adc_error error;
-  bool other_format = false;
-  for (int f = 0; f < ADC_REPORT_FORMAT_COUNT; f++) other_format |= options->outputs.chosen[f];
-  if (other_format) {
+  if (adc_report_outputs_any(&options->outputs)) {
     adc_fail(&error, "merge: a matrix's shards merge into --report-json and --html alone");
     return adc_cli_bad_input(&error);
   }

@@ -19,10 +19,11 @@
 
 /* A case of some shard's report, with where the plan puts it. */
 struct placed_case {
-  const cJSON* item;  /* in its report's root */
-  size_t report;      /* index of its report */
-  size_t device_rank; /* in the run's environment.devices */
-  size_t rule_rank;   /* in this adc-conform's rule catalogue */
+  const cJSON* item;     /* in its report's root */
+  const cJSON* run_case; /* the run report's case: `item`, or a matrix case's "case" */
+  size_t report;         /* index of its report */
+  size_t device_rank;    /* in the run's environment.devices */
+  size_t rule_rank;      /* in this adc-conform's rule catalogue */
   const char* fixture;
 };
 
@@ -43,9 +44,9 @@ static int plan_order(const void* a, const void* b) {
 static int place(const struct adc_read_report* report, const cJSON* devices, struct placed_case* placed,
                  struct adc_error* error) {
   const char* id = string_item(placed->item, "id");
-  const char* device = string_item(placed->item, "device");
-  const char* rule = string_item(placed->item, "rule");
-  placed->fixture = string_item(placed->item, "fixture");
+  const char* device = string_item(placed->run_case, "device");
+  const char* rule = string_item(placed->run_case, "rule");
+  placed->fixture = string_item(placed->run_case, "fixture");
   size_t rank = 0;
   const cJSON* listed = NULL;
   cJSON_ArrayForEach(listed, devices) {
@@ -67,9 +68,11 @@ static int place(const struct adc_read_report* report, const cJSON* devices, str
 
 /* Every case of every report, in plan order, each once: returns the array
  * (the caller frees it) and its length in `*n_cases`, or NULL with the
- * reason. */
-static struct placed_case* merge_cases(const struct adc_read_report* reports, size_t n, size_t* n_cases,
-                                       struct adc_error* error) {
+ * reason.  With `producer` (a matrix's reports), the cases of the pair of
+ * `producer` and `consumer` alone, each placed by the run's case it holds;
+ * NULL: every case of a run's reports. */
+static struct placed_case* merge_cases(const struct adc_read_report* reports, size_t n, const char* producer,
+                                       const char* consumer, size_t* n_cases, struct adc_error* error) {
   size_t total = 0;
   for (size_t r = 0; r < n; r++) total += (size_t)cJSON_GetArraySize(reports[r].cases);
   struct placed_case* placed = calloc(total + 1, sizeof(*placed));
@@ -82,7 +85,14 @@ static struct placed_case* merge_cases(const struct adc_read_report* reports, si
   for (size_t r = 0; r < n; r++) {
     const cJSON* item = NULL;
     cJSON_ArrayForEach(item, reports[r].cases) {
-      placed[count] = (struct placed_case){item, r, 0, 0, NULL};
+      const cJSON* run_case = item;
+      if (producer != NULL) {
+        if (strcmp(string_item(item, "producer"), producer) != 0 ||
+            strcmp(string_item(item, "consumer"), consumer) != 0)
+          continue;
+        run_case = cJSON_GetObjectItemCaseSensitive(item, "case");
+      }
+      placed[count] = (struct placed_case){item, run_case, r, 0, 0, NULL};
       if (place(&reports[r], devices, &placed[count], error) != 0) {
         free(placed);
         return NULL;
@@ -168,7 +178,7 @@ static int by_shard_index(const void* a, const void* b) {
 static int assemble(const struct adc_read_report* reports, size_t n, struct adc_merged_report* out,
                     struct adc_error* error) {
   size_t n_cases = 0;
-  struct placed_case* placed = merge_cases(reports, n, &n_cases, error);
+  struct placed_case* placed = merge_cases(reports, n, NULL, NULL, &n_cases, error);
   if (placed == NULL) return -1;
   struct adc_run_record* record = &out->record;
   if (adc_run_record_begin_for_report(record, n_cases, reports[0].environment,
@@ -180,7 +190,7 @@ static int assemble(const struct adc_read_report* reports, size_t n, struct adc_
     record->interrupted_by = reports[r].interrupted_by;
   for (size_t i = 0; i < n_cases; i++) {
     struct adc_case_record c;
-    adc_case_record_of_json(placed[i].item, &c); /* report_read.c checked its keys */
+    adc_case_record_of_json(placed[i].run_case, &c); /* report_read.c checked its keys */
     adc_run_record_add(record, &c);
   }
   free(placed);
@@ -233,60 +243,12 @@ static int take_matrix_frame(const struct adc_read_report* first, struct adc_mat
   return 0;
 }
 
-/* Every case of pair (producer, consumer) in every shard, in plan order,
- * each once, as `place` and merge_cases order a run's. */
-static struct placed_case* pair_cases(const struct adc_read_report* reports, size_t n,
-                                      const struct adc_matrix_record* matrix, size_t producer,
-                                      size_t consumer, size_t* n_cases, struct adc_error* error) {
-  size_t total = 0;
-  for (size_t r = 0; r < n; r++) total += (size_t)cJSON_GetArraySize(reports[r].cases);
-  struct placed_case* placed = calloc(total + 1, sizeof(*placed));
-  if (placed == NULL) {
-    adc_fail(error, "out of memory");
-    return NULL;
-  }
-  size_t count = 0;
-  for (size_t r = 0; r < n; r++) {
-    const cJSON* item = NULL;
-    cJSON_ArrayForEach(item, reports[r].cases) {
-      if (library_named(matrix, string_item(item, "producer")) != producer ||
-          library_named(matrix, string_item(item, "consumer")) != consumer)
-        continue;
-      const cJSON* run_case = cJSON_GetObjectItemCaseSensitive(item, "case");
-      struct placed_case* p = &placed[count];
-      *p = (struct placed_case){item, r, 0, 0, string_item(run_case, "fixture")};
-      const char* device = string_item(run_case, "device");
-      while (p->device_rank < matrix->n_devices && strcmp(matrix->devices[p->device_rank], device) != 0)
-        p->device_rank++;
-      while (p->rule_rank < adc_rule_count() &&
-             strcmp(adc_rule_at(p->rule_rank)->id, string_item(run_case, "rule")) != 0)
-        p->rule_rank++;
-      if (p->device_rank == matrix->n_devices || p->rule_rank == adc_rule_count()) {
-        free(placed);
-        adc_fail(error, "%s: case %s is on a device or of a rule this matrix does not have", reports[r].path,
-                 string_item(item, "id"));
-        return NULL;
-      }
-      count++;
-    }
-  }
-  qsort(placed, count, sizeof(*placed), plan_order);
-  for (size_t i = 1; i < count; i++) {
-    if (plan_order(&placed[i - 1], &placed[i]) != 0) continue;
-    adc_fail(error, "%s: case %s is in two shards, or twice: the shards overlap",
-             reports[placed[i].report].path, string_item(placed[i].item, "id"));
-    free(placed);
-    return NULL;
-  }
-  *n_cases = count;
-  return placed;
-}
-
 /* Pair (producer, consumer)'s record, the matrix's next pair. */
 static int assemble_pair(const struct adc_read_report* reports, size_t n, struct adc_matrix_record* matrix,
                          size_t producer, size_t consumer, struct adc_error* error) {
   size_t n_cases = 0;
-  struct placed_case* placed = pair_cases(reports, n, matrix, producer, consumer, &n_cases, error);
+  struct placed_case* placed = merge_cases(reports, n, matrix->libraries[producer].name,
+                                           matrix->libraries[consumer].name, &n_cases, error);
   if (placed == NULL) return -1;
   struct adc_matrix_pair* pair = &matrix->pairs[matrix->n_pairs];
   *pair = (struct adc_matrix_pair){.producer = producer, .consumer = consumer};
@@ -298,7 +260,7 @@ static int assemble_pair(const struct adc_read_report* reports, size_t n, struct
   matrix->n_pairs++;
   for (size_t i = 0; i < n_cases; i++) {
     struct adc_case_record c;
-    adc_case_record_of_json(cJSON_GetObjectItemCaseSensitive(placed[i].item, "case"), &c);
+    adc_case_record_of_json(placed[i].run_case, &c);
     c.id = string_item(placed[i].item, "id"); /* the pair's ID, as the matrix's own record holds it */
     adc_run_record_add(&pair->record, &c);
   }

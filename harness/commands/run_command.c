@@ -46,17 +46,6 @@ static void case_ended(const struct adc_case* c, const struct adc_task_result* r
   adc_progress_case_ended(&listeners->progress, result->status);
 }
 
-/* An entry that matches no case of the run is likely stale or misspelt
- * (or left out by --filter): said, but not a failure. */
-static void warn_unmatched(const struct adc_expectations* expectations) {
-  for (size_t e = 0; e < expectations->n_entries; e++) {
-    const struct adc_expectation* entry = &expectations->entries[e];
-    if (entry->matched_cases > 0) continue;
-    fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this run\n", expectations->path,
-            entry->line, entry->glob);
-  }
-}
-
 /* Runs the cases and reports them, the JSON report through a journal kept
  * as the run goes; returns the exit status.  With --tap, standard output
  * carries TAP alone and the console report goes to standard error. */
@@ -170,7 +159,7 @@ int adc_run_command(int argc, char** argv) {
   n = adc_shard_cases(cases, n, options.shard_index, options.shard_count);
   if (options.expect != NULL) {
     adc_expectations_match(&expectations, cases, n);
-    warn_unmatched(&expectations);
+    adc_warn_unmatched_expectations(&expectations, "run");
   }
   int exit_code = EXIT_SUCCESS;
   if (options.list_cases) {

@@ -3,9 +3,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runner/expectations.h"
+
 int adc_cli_bad_input(const struct adc_error* error) {
   fprintf(stderr, "adc-conform: error: %s\n", error->message);
   return ADC_EXIT_BAD_INPUT;
+}
+
+void adc_warn_unmatched_expectations(const struct adc_expectations* expectations, const char* what) {
+  for (size_t e = 0; e < expectations->n_entries; e++) {
+    const struct adc_expectation* entry = &expectations->entries[e];
+    if (entry->matched_cases > 0) continue;
+    fprintf(stderr, "adc-conform: warning: %s:%d: '%s' matches no case of this %s\n", expectations->path,
+            entry->line, entry->glob, what);
+  }
 }
 
 /* Every command but the main one, which takes no name. */

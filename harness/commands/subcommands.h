@@ -13,6 +13,12 @@
 /* Prints "adc-conform: error: <message>" and returns ADC_EXIT_BAD_INPUT. */
 int adc_cli_bad_input(const struct adc_error* error);
 
+/* Says on standard error each entry of `expectations` that matched no
+ * case of this `what` ("run", "matrix"): likely stale or misspelt (or
+ * left out by --filter), but not a failure. */
+struct adc_expectations;
+void adc_warn_unmatched_expectations(const struct adc_expectations* expectations, const char* what);
+
 /* A command: its arguments start with its own name, as argv does. */
 struct adc_subcommand {
   const char* name;

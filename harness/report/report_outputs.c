@@ -36,6 +36,13 @@ void adc_report_format_chosen(struct adc_report_outputs* outputs, size_t format,
   outputs->argument[format] = adc_report_formats[format].argument != NULL ? argument : NULL;
 }
 
+bool adc_report_outputs_any(const struct adc_report_outputs* outputs) {
+  for (size_t i = 0; i < ADC_REPORT_FORMAT_COUNT; i++) {
+    if (outputs->chosen[i]) return true;
+  }
+  return false;
+}
+
 bool adc_report_outputs_use_stdout(const struct adc_report_outputs* outputs) {
   for (size_t i = 0; i < ADC_REPORT_FORMAT_COUNT; i++) {
     if (outputs->chosen[i] && adc_report_formats[i].argument == NULL) return true;

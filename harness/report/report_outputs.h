@@ -42,6 +42,9 @@ struct adc_report_outputs {
 struct option adc_report_format_option(size_t format, int value);
 /* Records format `format`'s option in `outputs`, with getopt's `argument`. */
 void adc_report_format_chosen(struct adc_report_outputs* outputs, size_t format, const char* argument);
+/* Whether any format was chosen (a command that writes none of them
+ * refuses it). */
+bool adc_report_outputs_any(const struct adc_report_outputs* outputs);
 /* Whether a chosen format writes to standard output: the console report
  * then goes to standard error. */
 bool adc_report_outputs_use_stdout(const struct adc_report_outputs* outputs);
