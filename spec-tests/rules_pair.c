@@ -59,18 +59,7 @@ static int export_batch_again(void* context, void* out, struct adc_error* error)
   struct pair_input* input = context;
   struct ArrowDeviceArray* array = out;
   const struct adc_case_context* ctx = input->ctx;
-  const struct adc_plugin_functions* producer = &ctx->pair_producer->functions;
-  const char* declined;
-  if (ctx->device->driver->batches_as_device_arrays) {
-    declined = producer->ExportDeviceBatchFromJson(ctx->fixture_path, input->batch,
-                                                   ctx->device->driver->kind->arrow_type,
-                                                   ctx->device->device_id, array);
-  } else {
-    memset(array, 0, sizeof(*array));
-    array->device_type = ARROW_DEVICE_CPU;
-    array->device_id = -1;
-    declined = producer->ExportBatchFromJson(ctx->fixture_path, input->batch, &array->array);
-  }
+  const char* declined = adc_call_batch_export(ctx->pair_producer, ctx, input->batch, array);
   if (declined != NULL) return adc_fail(error, "the producer declined to export it again: %.900s", declined);
   adc_pair_watch_array(input->watch, &array->array);
   return 0;

@@ -121,6 +121,22 @@ struct ArrowArray* adc_export_batch(struct adc_case_context* ctx, int batch) {
   return out;
 }
 
+const char* adc_call_batch_export(const struct adc_library* library, const struct adc_case_context* ctx,
+                                  int batch, struct ArrowDeviceArray* out) {
+  if (ctx->device->driver->batches_as_device_arrays) {
+    return library->functions.ExportDeviceBatchFromJson(
+        ctx->fixture_path, batch, ctx->device->driver->kind->arrow_type, ctx->device->device_id, out);
+  }
+  const char* declined = library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array);
+  if (declined == NULL) {
+    out->device_id = -1;
+    out->device_type = ARROW_DEVICE_CPU;
+    out->sync_event = NULL;
+    memset(out->reserved, 0, sizeof(out->reserved));
+  }
+  return declined;
+}
+
 struct ArrowDeviceArray* adc_export_batch_unwaited(struct adc_case_context* ctx, int batch) {
   if (!adc_can_call(ctx, ADC_EP_ExportBatchFromJson)) return NULL;
   if (ctx->device->driver->batches_as_device_arrays) return export_device_form(ctx, batch);
@@ -129,16 +145,7 @@ struct ArrowDeviceArray* adc_export_batch_unwaited(struct adc_case_context* ctx,
   if (out == NULL) return NULL;
   char what[64];
   snprintf(what, sizeof(what), "batch %d", batch);
-  if (adc_exported(ctx, out,
-                   ctx->library->functions.ExportBatchFromJson(ctx->fixture_path, batch, &out->array),
-                   what) == NULL) {
-    return NULL;
-  }
-  out->device_id = -1;
-  out->device_type = ARROW_DEVICE_CPU;
-  out->sync_event = NULL;
-  memset(out->reserved, 0, sizeof(out->reserved));
-  return out;
+  return adc_exported(ctx, out, adc_call_batch_export(ctx->library, ctx, batch, out), what);
 }
 
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch) {

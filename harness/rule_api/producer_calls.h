@@ -117,6 +117,14 @@ bool adc_wait_until_ready_from(struct adc_case_context* ctx, struct ArrowDeviceA
  * declares ADC_NEED(ExportBatchFromJson) for either. */
 struct ArrowDeviceArray* adc_export_batch_unwaited(struct adc_case_context* ctx, int batch);
 
+/* The call itself, unchecked: `library`'s export of batch `batch` in the
+ * form the case's device takes, into `out` (on `cpu` its embedded array,
+ * the device members filled where the export succeeds).  The library's
+ * message, NULL when it exported.  For a body that calls a library it
+ * does not judge (a pair's producer exporting again). */
+const char* adc_call_batch_export(const struct adc_library* library, const struct adc_case_context* ctx,
+                                  int batch, struct ArrowDeviceArray* out);
+
 /* ExportDeviceBatchFromJson on every device, the CPU included, with no wait:
  * for rules on the members ArrowDeviceArray adds. */
 struct ArrowDeviceArray* adc_export_device_batch(struct adc_case_context* ctx, int batch);
