@@ -19,9 +19,13 @@ case "$set" in
   simulated) devices=simulated ;;
   *) echo "usage: ci/bench-matrix.sh [BUILD_DIR] [cpu|simulated] [--full]" >&2; exit 2 ;;
 esac
-libraries=()
-while read -r library; do
-  spec="${library#*=}"
+libraries=() n_libraries=1 # the reference, and each --library
+while read -r argument; do
+  libraries+=("$argument")
+  case "$argument" in
+    --library=*) spec="${argument#--library=*=}" n_libraries=$((n_libraries + 1)) ;;
+    *) continue ;;
+  esac
   case "$spec" in
     python:*)
       module="${spec#python:}"
@@ -31,7 +35,6 @@ while read -r library; do
       fi
       ;;
   esac
-  libraries+=(--library "$library")
 done < <(python3 ci/peers.py matrix "$build" "$devices" ${full:+full})
 report="$(mktemp)"
 trap 'rm -f "$report"' EXIT
@@ -51,5 +54,5 @@ PY
   seconds+=("$s") rates+=("$r") case_rates+=("$c")
 done
 printf 'benchmark: matrix %s%s (%d libraries) %.2f s, %.0f pairs x fixtures x devices per second, %.0f cases per second (medians of %d)\n' \
-  "$set" "${full:+ --full}" $(( ${#libraries[@]} / 2 + 1 )) "$(median "${seconds[@]}")" "$(median "${rates[@]}")" \
+  "$set" "${full:+ --full}" "$n_libraries" "$(median "${seconds[@]}")" "$(median "${rates[@]}")" \
   "$(median "${case_rates[@]}")" "$rounds"

@@ -4,7 +4,8 @@ worst status, passed and total cases on each device, counted over the cases
 whose entry does not let them end more than one way, and how many do), and
 that every case
 that found something wrong (fail, crash, timeout, unresolved, warning) is
-matched by an entry of the expectations file, which names its finding.
+matched by an entry of the expectations, which names its finding (the
+report holds each case's entry; EXPECTATIONS names their files in messages).
 A decline (not_supported) needs none: the spec lets a library decline.
     python3 ci/matrix-check.py REPORT.json CELLS.tsv EXPECTATIONS [--write]
 With --write, CELLS.tsv is rewritten from the report instead.

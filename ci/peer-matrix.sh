@@ -5,8 +5,9 @@
 # imports (adc-conform matrix), checked against what is committed under
 # interop/matrix/: SET.cells.tsv, the expected grid (each pair's worst
 # status and its passed and total cases per device), and
-# SET-expectations.txt, an entry naming the finding behind every case that
-# found something wrong (CONFORMANCE.md, "The interop matrix").  Writes
+# SET-expectations.txt (with --full, and SET-full-expectations.txt), an
+# entry naming the finding behind every case that found something wrong
+# (CONFORMANCE.md, "The interop matrix").  Writes
 # REPORT_DIR/matrix-SET.json and .html.  Where a peer cannot be loaded
 # (its Python package or its library missing) it is skipped (exit 77),
 # saying so: the committed grid holds every peer.
@@ -40,8 +41,12 @@ export ADC_PYTHON="${ADC_PYTHON:-$build_dir/peers-venv/bin/python3}"
 # time and says nothing the exception does not.
 export RUST_BACKTRACE=0
 libraries=()
-while read -r library; do
-  spec="${library#*=}"
+while read -r argument; do
+  libraries+=("$argument")
+  case "$argument" in
+    --library=*) spec="${argument#--library=*=}" ;;
+    *) continue ;;
+  esac
   case "$spec" in
     python:*)
       module="${spec#python:}"
@@ -58,16 +63,18 @@ while read -r library; do
       fi
       ;;
   esac
-  libraries+=(--library "$library")
 done < <(python3 ci/peers.py matrix "$build_dir" "$devices" $full)
-# A set with nothing committed yet (the full set) is run only to write it.
-expectations="interop/matrix/$name-expectations.txt"
+# A set with nothing committed yet is run only to write it.
 if [ -z "$write" ] && ! [ -f "interop/matrix/$name.cells.tsv" ]; then
-  echo "ci/peer-matrix.sh: interop/matrix/$name.cells.tsv is not committed: --write writes it from a run (name every disagreement in $expectations first)" >&2
+  echo "ci/peer-matrix.sh: interop/matrix/$name.cells.tsv is not committed: --write writes it from a run (name every disagreement in interop/matrix/$name-expectations.txt first)" >&2
   exit 2
 fi
-expect=()
-[ ! -f "$expectations" ] || expect=(--expect "$expectations")
+# The full set's pairs hold the test set's: its entries are the set's
+# (SET-expectations.txt), then the engines' (SET-full-expectations.txt).
+named="interop/matrix/$set-expectations.txt${full:+ and interop/matrix/$name-expectations.txt}"
+expectations="$build_dir/matrix-$name-expectations.txt"
+cat "interop/matrix/$set-expectations.txt" ${full:+"interop/matrix/$name-expectations.txt"} > "$expectations"
+expect=(--expect "$expectations")
 report="$build_dir/matrix-$name.json"
 status=0
 "$build_dir/adc-conform" matrix "${libraries[@]}" --device "$devices" "${expect[@]}" --report-json "$report" \
@@ -75,8 +82,8 @@ status=0
 tail -n 2 "$build_dir/matrix-$name.txt"
 [ ! -f "$report" ] || python3 ci/no-suite-crash.py "$report"
 if [ "$status" -ne 0 ] && [ -z "$write" ]; then
-  echo "adc-conform matrix exited $status: the cases above did not end as $expectations says"
+  echo "adc-conform matrix exited $status: the cases above did not end as $named says"
   grep -A3 'not as expected\|unexpected' "$build_dir/matrix-$name.txt" | head -20 || true
   exit 1
 fi
-python3 ci/matrix-check.py "$report" "interop/matrix/$name.cells.tsv" "$expectations" $write
+python3 ci/matrix-check.py "$report" "interop/matrix/$name.cells.tsv" "$named" $write

@@ -8,8 +8,10 @@ what each column holds), for the scripts derived from it.
     python3 ci/peers.py matrix BUILD DEVICES [full]
                                               the peers judged on every device of DEVICES
                                               (comma-separated) in a role whose matrix
-                                              column is "test" (with full: any), one a
-                                              line as adc-conform matrix's --library NAME=SPEC
+                                              column is "test" (with full: any), as
+                                              adc-conform matrix's arguments, one a line:
+                                              --library=NAME=SPEC, and --ROLE-devices=NAME=LIST
+                                              for a role judged on some of DEVICES alone
 
 A malformed table, an unknown peer or column, or two peers pinning one
 package to different versions is one error line and exit status 2.
@@ -90,6 +92,22 @@ def matrix_library(row, build):
     return f"{row['name']}={os.path.join(build, library)}{prefix}"
 
 
+def matrix_arguments(row, build, devices):
+    """adc-conform matrix's arguments for a peer, each one --OPTION=VALUE:
+    its --library, and for a role judged on some of DEVICES alone, the
+    --ROLE-devices that says which."""
+    arguments = [f"--library={matrix_library(row, build)}"]
+    for role in ROLES:
+        if row[role] == "-":
+            continue
+        judged = [device for device in devices if device in row[f"{role}_devices"].split(",")]
+        if not judged:
+            fail(f"{row['name']}: its {role} is judged on none of {','.join(devices)}")
+        if judged != devices:
+            arguments.append(f"--{role}-devices={row['name']}={','.join(judged)}")
+    return arguments
+
+
 def judged_on(row, devices):
     return any(row[role] != "-" and set(devices) <= set(row[f"{role}_devices"].split(",")) for role in ROLES)
 
@@ -111,8 +129,9 @@ def main(argv):
         for row in rows:
             if row["matrix"] not in ("test", "full"):
                 fail(f"{row['name']}: its matrix column is 'test' or 'full', not '{row['matrix']}'")
-        print("\n".join(matrix_library(row, argv[1]) for row in rows
-                        if judged_on(row, devices) and (full or row["matrix"] == "test")))
+        for row in rows:
+            if judged_on(row, devices) and (full or row["matrix"] == "test"):
+                print("\n".join(matrix_arguments(row, argv[1], devices)))
     elif argv == ["packages"]:
         print("\n".join(pinned_packages(rows)))
     else:

@@ -20,6 +20,7 @@
 #include "consumer_plain_export.h"
 #include "feed_again.h"
 #include "pair_handover.h"
+#include "pair_own_model.h"
 #include "rule_api/consumer_calls.h"
 #include "rule_api/library_text.h"
 #include "rule_api/producer_calls.h"
@@ -141,6 +142,24 @@ static void judge_handover(struct adc_case_context* ctx, const char* what, int b
     if (batch >= 0 ? adc_not_supported_if_declined_plainly(ctx, batch)
                    : not_supported_if_stream_declined_plainly(ctx))
       return;
+    char kept[512];
+    if (adc_pair_values_kept_in_own_model(ctx, batch, kept, sizeof(kept))) {
+      /* The consumer's difference is the producer's model meeting a
+       * comparison with the file as written; what the harness watched of
+       * the handover is still judged. */
+      if (!adc_pair_counts_clean(&counts, fault, sizeof(fault))) {
+        adc_violation(ctx, "%s: %s", what, fault);
+      } else {
+        adc_not_supported(
+            ctx,
+            "the producer keeps its own model and hands over the fixture's values in it (a fresh "
+            "export, read by its own schema, equals the fixture by value; the file as written "
+            "differs: %s), which the consumer compares with the file as written (its answer: "
+            "%s): the pair's values are not judged, its releases were clean",
+            kept, answer);
+      }
+      return;
+    }
     adc_violation(ctx,
                   "the consumer did not find %s equal to the fixture, but takes the fixture as the harness "
                   "exports it: %s",

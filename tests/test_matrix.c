@@ -2,7 +2,8 @@
  * imports.  A broken side is blamed where its pairs with the reference
  * show it; the report names both sides of every case and a cell for every
  * pair on every device; an expectations file keys on the pair; the HTML
- * page is written; bad --library options are one error line. */
+ * page is written; a side is judged on the devices given for it; bad
+ * --library and --ROLE-devices options are one error line. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,53 @@ START_TEST(shards_merge_into_the_matrix) {
 }
 END_TEST
 
+/* --consumer-devices and --producer-devices: a pair's cases on a device
+ * one of its sides is not judged on are not_supported without running,
+ * saying which side; its cases elsewhere run as before. */
+START_TEST(a_side_is_judged_on_its_devices_alone) {
+  const char* args[] = {"matrix",
+                        "--library",
+                        NEVER_RELEASES,
+                        "--library",
+                        WRONG_VALUE,
+                        "--consumer-devices",
+                        "never=cpu",
+                        "--producer-devices=wrong=cpu",
+                        "--device",
+                        "cpu,simulated",
+                        "--fixtures",
+                        HAND_WRITTEN_FIXTURES,
+                        "--filter",
+                        "*/pair.batch.*/int32_nulls",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no matrix report (exit %d)", exit_code);
+  static const struct {
+    const char* id;
+    const char* status;
+    const char* message; /* in the case's message; NULL: not looked at */
+  } expected[] = {
+      {"reference>never/simulated/pair.batch.imported_equal/int32_nulls", "not_supported",
+       "not run: the consumer is judged on cpu alone here, not on simulated"},
+      {"wrong>reference/simulated/pair.batch.imported_equal/int32_nulls", "not_supported",
+       "not run: the producer is judged on cpu alone here, not on simulated"},
+      {"reference>reference/simulated/pair.batch.imported_equal/int32_nulls", "pass", NULL},
+      {"reference>never/cpu/pair.batch.imported_equal/int32_nulls", "fail", NULL},
+      {"wrong>reference/cpu/pair.batch.imported_equal/int32_nulls", "fail", NULL},
+  };
+  for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
+    const cJSON* c = report_case(report, expected[i].id);
+    ck_assert_msg(c != NULL, "no case %s", expected[i].id);
+    const char* message = case_field(c, "message");
+    ck_assert_msg(strcmp(case_field(c, "status"), expected[i].status) == 0 &&
+                      (expected[i].message == NULL || strstr(message, expected[i].message) != NULL),
+                  "%s: %s: %s", expected[i].id, case_field(c, "status"), message);
+  }
+  cJSON_Delete(report);
+}
+END_TEST
+
 START_TEST(bad_library_options_are_one_error_line) {
   const char* not_named[] = {"matrix", "--library", "reference", NULL};
   expect_one_error_line(not_named, "is not NAME=SPEC");
@@ -272,6 +320,12 @@ START_TEST(bad_library_options_are_one_error_line) {
   expect_one_error_line(producer, "--library NAME=SPEC, not --producer");
   const char* paged[] = {"matrix", "--library", "a=reference", "--junit", "x.xml", NULL};
   expect_one_error_line(paged, "report formats");
+  const char* nobody[] = {"matrix", "--consumer-devices", "nobody=cpu", NULL};
+  expect_one_error_line(nobody, "--consumer-devices 'nobody=cpu' names no library of --library");
+  const char* elsewhere[] = {"matrix", "--producer-devices", "reference=simulated", "--device", "cpu", NULL};
+  expect_one_error_line(elsewhere, "'simulated' is not a device of --device cpu");
+  const char* no_list[] = {"matrix", "--producer-devices", "reference", NULL};
+  expect_one_error_line(no_list, "is not NAME=DEVICE[,DEVICE...]");
 }
 END_TEST
 
@@ -287,6 +341,7 @@ int main(void) {
   tcase_add_test(tc, the_report_validates_against_its_schema);
   tcase_add_test(tc, the_page_is_written);
   tcase_add_test(tc, shards_merge_into_the_matrix);
+  tcase_add_test(tc, a_side_is_judged_on_its_devices_alone);
   tcase_add_test(tc, bad_library_options_are_one_error_line);
   suite_add_tcase(suite, tc);
   return run_suite(suite);

@@ -142,6 +142,35 @@ START_TEST(a_python_library_is_imported_once_unless_its_import_starts_a_thread) 
 }
 END_TEST
 
+/* A Python library whose import starts a thread is imported again in
+ * every process (above), which costs far more than a case: its cases share
+ * few prepared processes (adc_task_group.starts_slowly: another starts for
+ * ADC_TASKS_PER_SLOW_START cases waiting), not a process per free job.  64
+ * cases of one device take the check's and the preflight's imports, one
+ * process's, and one where ExportSchemaFromJson is judged as a process's
+ * first call (adc_task.calls); a process per free job made it 6. */
+START_TEST(a_library_slow_to_start_shares_few_processes) {
+  char log[] = "/tmp/adc-import-log-XXXXXX";
+  int fd = mkstemp(log);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
+  const char* args[] = {"--producer", "python:counted_import:make",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "cpu/array.*",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "cases")->valueint, 64);
+  cJSON_Delete(report);
+  int imports = lines_of(log);
+  unlink(log);
+  unsetenv("ADC_TEST_IMPORT_LOG");
+  unsetenv("ADC_TEST_IMPORT_STARTS_A_THREAD");
+  ck_assert_msg(imports <= 4, "%d imports for 64 cases of one device", imports);
+}
+END_TEST
+
 /* Every device stream case of a Python object with __arrow_c_stream__ and
  * no __arrow_c_device_stream__ (misbehaving_python.cpu_only_methods over
  * the source: the reference's stream, through the shim's reading of a C
@@ -343,6 +372,90 @@ START_TEST(own_types_leave_a_pairs_batches_unjudged) {
                     strstr(message, "a batch carries no schema") != NULL,
                 "%s: %s", status, message);
   cJSON_Delete(report);
+}
+END_TEST
+
+/* The status and message of pair case `id` of a matrix of the reference
+ * and the Python producer `producer`, on fixtures `fixtures`. */
+static const char* pair_case_status(const char* producer, const char* fixtures, const char* id, char* message,
+                                    size_t size) {
+  static char status[32];
+  const char* args[] = {"matrix",     "--library", producer,   "--device", "cpu",
+                        "--fixtures", fixtures,    "--filter", id,         NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
+  snprintf(status, sizeof(status), "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")));
+  snprintf(message, size, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "message")));
+  cJSON_Delete(report);
+  return status;
+}
+
+/* A stream in the producer's own model (its columns all nullable) meets a
+ * consumer that compares with the file as written (the reference): the
+ * values are the fixture's, so the pair's stream rule leaves the pair
+ * unjudged, saying so (pair_own_model.h); a stream whose values are not
+ * the fixture's (a batch lost) still fails it. */
+START_TEST(a_pairs_stream_in_the_producers_own_model_is_judged_by_value) {
+  char message[4096];
+  const char* status = pair_case_status(
+      "odd=python:misbehaving_python:widens_nullable", SOURCE_PATH("fixtures/columnar"),
+      "odd>reference/cpu/pair.device_stream.imported_equal/bool_null", message, sizeof(message));
+  ck_assert_msg(strcmp(status, "not_supported") == 0 &&
+                    strstr(message, "hands over the fixture's values") != NULL &&
+                    strstr(message, "ARROW_FLAG_NULLABLE is set") != NULL,
+                "%s: %s", status, message);
+  status = pair_case_status("odd=python:misbehaving_python:ends_after_one_batch", HAND_WRITTEN_FIXTURES,
+                            "odd>reference/cpu/pair.device_stream.imported_equal/multi_batch", message,
+                            sizeof(message));
+  ck_assert_msg(strcmp(status, "fail") == 0 && strstr(message, "ended after 1 batches") != NULL, "%s: %s",
+                status, message);
+}
+END_TEST
+
+/* A pair's processes import its own Python libraries alone: of a matrix
+ * of two (counted_import settled last), the pair of the reference and the
+ * other imports counted_import no more than settling it did (each process
+ * of such a pair once imported the library settled last: a pair of the
+ * reference and arro3 took 0.9 s, not 0.09 s, importing polars). */
+START_TEST(a_pairs_processes_import_its_own_python_libraries_alone) {
+  char log[] = "/tmp/adc-import-log-XXXXXX";
+  int fd = mkstemp(log);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  const char* id = "reference>other/cpu/pair.batch.imported_equal/int32_nulls";
+  const char* args[] = {"matrix",
+                        "--library",
+                        "other=python:misbehaving_python:passthrough:passthrough",
+                        "--library",
+                        "counted=python:counted_import:make",
+                        "--device",
+                        "cpu",
+                        "--fixtures",
+                        HAND_WRITTEN_FIXTURES,
+                        "--filter",
+                        "no case",
+                        NULL};
+  int exit_code;
+  cJSON* report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  cJSON_Delete(report);
+  int settling = lines_of(log);
+  args[10] = id;
+  report = run_conform_report(args, &exit_code);
+  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
+  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")), "pass");
+  cJSON_Delete(report);
+  int imports = lines_of(log);
+  unlink(log);
+  unsetenv("ADC_TEST_IMPORT_LOG");
+  ck_assert_msg(settling > 0 && imports == 2 * settling,
+                "settling imported counted_import %d times, the run with the pair of the reference and the "
+                "other library %d times",
+                settling, imports - settling);
 }
 END_TEST
 
@@ -623,6 +736,7 @@ int main(void) {
   tcase_set_timeout(each, 240);
   tcase_add_test(each, passthrough_judges_the_reference_through_capsules);
   tcase_add_loop_test(each, a_python_library_is_imported_once_unless_its_import_starts_a_thread, 0, 2);
+  tcase_add_test(each, a_library_slow_to_start_shares_few_processes);
   tcase_add_test(each, a_c_stream_is_judged_as_a_cpu_device_stream);
   tcase_add_test(each, a_c_stream_twin_is_caught_by_its_rule_alone);
   tcase_add_test(each, a_library_keeping_what_it_imported_leaks);
@@ -631,6 +745,8 @@ int main(void) {
   tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
   tcase_add_test(each, a_batch_unlike_its_objects_schema_is_declined);
   tcase_add_test(each, own_types_leave_a_pairs_batches_unjudged);
+  tcase_add_test(each, a_pairs_stream_in_the_producers_own_model_is_judged_by_value);
+  tcase_add_test(each, a_pairs_processes_import_its_own_python_libraries_alone);
   tcase_add_test(each, a_python_librarys_stream_stands_for_its_batches_on_the_baseline);
   tcase_add_loop_test(each, misbehaviour_is_the_cases_verdict, 0,
                       (int)(sizeof(misbehaviours) / sizeof(misbehaviours[0])));

@@ -108,8 +108,12 @@ static bool is_dotted_name(const char* text, size_t length) {
 
 void adc_select_python_side(const char* role, const char* given) {
   /* MODULE:FACTORY for the producer, MODULE:FUNCTION for the consumer. */
-  setenv(strcmp(role, "producer") == 0 ? "ADC_PYTHON_PRODUCER" : "ADC_PYTHON_CONSUMER",
-         given + strlen(ADC_PYTHON_SIDE_SCHEME), 1);
+  const char* variable = strcmp(role, "producer") == 0 ? "ADC_PYTHON_PRODUCER" : "ADC_PYTHON_CONSUMER";
+  if (given == NULL) {
+    unsetenv(variable);
+  } else {
+    setenv(variable, given + strlen(ADC_PYTHON_SIDE_SCHEME), 1);
+  }
 }
 
 int adc_settle_python_side(const char* role, const char* given, char* shim, size_t size,

@@ -36,9 +36,10 @@ int adc_settle_python_side(const char* role, const char* given, char* shim, size
                            struct adc_error* error);
 
 /* Makes `given`, settled before, the `role` side the next cases' processes
- * reach: where several Python libraries are settled in one run (`adc-conform
- * matrix`), each pair selects its own before its cases run.  The Python
- * found (its libpython and sys.path) is the one settling found for all. */
+ * reach (NULL: none, where that role is no Python library's): where several
+ * Python libraries are settled in one run (`adc-conform matrix`), each pair
+ * selects its own before its cases run.  The Python found (its libpython
+ * and sys.path) is the one settling found for all. */
 void adc_select_python_side(const char* role, const char* given);
 
 #endif /* ADC_PYTHON_SIDE_H */

@@ -144,17 +144,40 @@ static void on_task_result(size_t task_index, const struct adc_task_result* resu
   }
 }
 
+/* Whether `side` is judged on `device` (adc_side.judged_devices). */
+static bool judged_on(const struct adc_side* side, const struct adc_device_target* device) {
+  if (side->judged_devices[0] == '\0') return true;
+  size_t length = strlen(device->name);
+  for (const char* at = side->judged_devices; *at != '\0';) {
+    size_t item = strcspn(at, ",");
+    if (item == length && strncmp(at, device->name, length) == 0) return true;
+    at += item + (at[item] == ',');
+  }
+  return false;
+}
+
 /* Whether the case's verdict is known before it runs, written to `result`:
  * the library of its side could not be loaded without crashing or hanging
- * (preflight.h), or the probe found its device unavailable.  Such a case
+ * (preflight.h), a side is not judged on its device (adc_side,
+ * judged_devices), or the probe found its device unavailable.  Such a case
  * costs no process: a run on every device of a machine without a GPU costs
  * what the devices present cost. */
 static bool settled_before_running(const struct adc_session* session, const struct adc_case* c,
                                    struct adc_task_result* result) {
   const struct adc_side* side = adc_side_tested_by(session, c->rule);
   const struct adc_device_facts* facts = adc_probed_facts(session, c->device);
+  /* The side the case tests, and a pair's producer beside it. */
+  const struct adc_side* unjudged = !judged_on(side, c->device) ? side
+                                    : c->rule->judges_a_pair && !judged_on(&session->producer, c->device)
+                                        ? &session->producer
+                                        : NULL;
   if (side->load_misbehaved) {
     *result = side->load_verdict;
+  } else if (unjudged != NULL) {
+    *result = (struct adc_task_result){.status = ADC_NOT_SUPPORTED};
+    snprintf(
+        result->message, sizeof(result->message), "not run: the %s is judged on %s alone here, not on %s",
+        unjudged == &session->producer ? "producer" : "consumer", unjudged->judged_devices, c->device->name);
   } else if (facts != NULL && facts->refused) {
     *result = (struct adc_task_result){.status = ADC_UNRESOLVED};
     snprintf(result->message, sizeof(result->message),
@@ -304,6 +327,7 @@ static struct adc_task_group* group_of(struct sharing* sharing, const struct adc
       .argument = &sharing->groups[g],
       .start_seconds = start_bound(session, costly),
       .preloaded = case_is_preloaded(session, c),
+      .starts_slowly = side->is_python || (session->pairs && session->producer.is_python),
       .name = sharing->group_names[g],
       .process_end_task = ADC_NO_TASK,
   };

@@ -60,6 +60,10 @@ struct adc_side {
   /* The library may be loaded once, in the preloading server, and each
    * case's process forked after (preflight.h, adc/fork_protocol.h). */
   bool forked_after_load;
+  /* The devices of the run the side is judged on, comma-separated (a
+   * matrix's --producer-devices and --consumer-devices); "" for every one.
+   * A case on another device is not_supported without running. */
+  char judged_devices[256];
 };
 
 /* What probing a device in a child process found, for the report's

@@ -111,6 +111,11 @@ struct adc_task_group {
   double start_seconds;
   /* Its processes are forked by the preloading server (adc_task.preloaded). */
   bool preloaded;
+  /* Its process's start costs as much as many of its tasks (a Python
+   * interpreter importing an engine: 0.3-0.5 s, where a case takes
+   * milliseconds): another process starts only for tasks enough, as on a
+   * device whose start is costly (task_queue.h). */
+  bool starts_slowly;
   const char* name; /* in messages: "reference on opencl" */
   /* The task, run in a process of its own, whose process's end judges how
    * every process of the group's library ends (rule_api/rule.h,

@@ -166,8 +166,11 @@ static void remove_alone(struct adc_task_queue* queue, size_t at) {
 static bool worth_another_process(const struct adc_task_queue* queue, size_t g) {
   size_t pending = queue->group_pending[g];
   if (pending <= (size_t)queue->group_starting[g]) return false;
-  bool costly = adc_task_queue_resource_of(queue, queue->group_tasks[queue->group_first[g]]) >= 0;
-  return !costly || pending > (size_t)queue->group_alive[g] * ADC_TASKS_PER_COSTLY_START;
+  size_t per_start = queue->groups[g]->starts_slowly ? ADC_TASKS_PER_SLOW_START
+                     : adc_task_queue_resource_of(queue, queue->group_tasks[queue->group_first[g]]) >= 0
+                         ? ADC_TASKS_PER_COSTLY_START
+                         : 0;
+  return pending > (size_t)queue->group_alive[g] * per_start;
 }
 
 /* Whether task `t`, waiting to run alone, may instead be the first task
