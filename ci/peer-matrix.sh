@@ -73,7 +73,10 @@ fi
 # (SET-expectations.txt), then the engines' (SET-full-expectations.txt).
 named="interop/matrix/$set-expectations.txt${full:+ and interop/matrix/$name-expectations.txt}"
 expectations="$build_dir/matrix-$name-expectations.txt"
-cat "interop/matrix/$set-expectations.txt" ${full:+"interop/matrix/$name-expectations.txt"} > "$expectations"
+cat "interop/matrix/$set-expectations.txt" > "$expectations"
+if [ -n "$full" ] && [ -f "interop/matrix/$name-expectations.txt" ]; then
+  cat "interop/matrix/$name-expectations.txt" >> "$expectations"
+fi
 expect=(--expect "$expectations")
 report="$build_dir/matrix-$name.json"
 status=0
