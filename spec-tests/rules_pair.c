@@ -276,7 +276,9 @@ static const struct adc_rule rules[] = {
             "Hands each batch the producer exports on the device (the C Data Interface form on "
             "cpu) to the consumer's import as it is, its release watched; passes when the consumer finds "
             "it equal to the fixture and releases it once. A consumer that declines the fixture even as "
-            "the harness's feed exports it: not_supported.",
+            "the harness's feed exports it: not_supported. So is a producer keeping its own model whose "
+            "batch, exported again, holds the fixture's values, which a consumer comparing with the file "
+            "as written found different (its releases still judged).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportBatchAndCompareToJson),
@@ -292,7 +294,9 @@ static const struct adc_rule rules[] = {
                   "of the harness's that forwards every callback; passes when the consumer finds it equal to "
                   "the fixture and releases the stream and every batch it took, once, calling nothing on the "
                   "stream once released. A consumer that declines the fixture even as the harness's feed "
-                  "exports it: not_supported.",
+                  "exports it: not_supported. So is a producer keeping its own model whose stream, exported "
+                  "again, holds the fixture's values, which a consumer comparing with the file as written "
+                  "found different (its releases still judged).",
         .role = ADC_ROLE_CONSUMER,
         .severity = ADC_MUST,
         .needs = ADC_NEED(ImportDeviceStreamAndCompareToJson),

@@ -156,9 +156,12 @@ START_TEST(a_library_slow_to_start_shares_few_processes) {
   close(fd);
   setenv("ADC_TEST_IMPORT_LOG", log, 1);
   setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
-  const char* args[] = {"--producer", "python:counted_import:make",
-                        "--fixtures", HAND_WRITTEN_FIXTURES,
-                        "--filter",   "cpu/array.*",
+  /* Shared processes asked for: a sanitizer build of the harness runs each
+   * case alone by default. */
+  const char* args[] = {"--producer",  "python:counted_import:make",
+                        "--fixtures",  HAND_WRITTEN_FIXTURES,
+                        "--filter",    "cpu/array.*",
+                        "--isolation", "shared",
                         NULL};
   cJSON* report = report_exiting(args, 0);
   ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "cases")->valueint, 64);

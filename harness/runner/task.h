@@ -112,7 +112,7 @@ struct adc_task_group {
   /* Its processes are forked by the preloading server (adc_task.preloaded). */
   bool preloaded;
   /* Its process's start costs as much as many of its tasks (a Python
-   * interpreter importing an engine: 0.3-0.5 s, where a case takes
+   * interpreter importing an engine: 0.1-0.3 s, where a case takes
    * milliseconds): another process starts only for tasks enough, as on a
    * device whose start is costly (task_queue.h). */
   bool starts_slowly;

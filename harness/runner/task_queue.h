@@ -102,7 +102,7 @@ size_t adc_task_queue_shared_group(const struct adc_task_queue* queue, size_t ta
  * cases each paid three CUDA starts). */
 #define ADC_TASKS_PER_COSTLY_START 8
 /* The same for a group whose process starts slowly (adc_task_group,
- * starts_slowly: a Python interpreter importing an engine, 0.3-0.5 s,
+ * starts_slowly: a Python interpreter importing an engine, 0.1-0.3 s,
  * where its cases take milliseconds each). */
 #define ADC_TASKS_PER_SLOW_START 64
 
