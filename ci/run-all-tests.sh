@@ -5,7 +5,7 @@
 # an ASan + UBSan build (-fno-sanitize-recover=all), the reference pair on
 # every device (the simulated device's worker threads included) under
 # ThreadSanitizer, the reference pair under Valgrind memcheck with zero
-# reports, the libFuzzer targets (35 s each), and the CPU-run benchmark.
+# reports, the libFuzzer targets (25 s each), and the CPU-run benchmark.
 # OpenCL runs on PoCL, which ci/install-deps.sh installs (CONFORMANCE.md,
 # "OpenCL": what runs on it in each step).
 set -euo pipefail
@@ -78,9 +78,9 @@ ctest --preset tsan
 section "Valgrind memcheck: harness and reference pair (every rule, three fixtures)"
 ci/valgrind-reference.sh build/default
 
-section "libFuzzer: 35 s per target"
+section "libFuzzer: 25 s per target"
 # The fixture reader, the comparison with its mirror, the verdict wire,
-# the round trips of random files of every type (2 minutes 20 s in all); each
+# the round trips of random files of every type (1 minute 40 s in all); each
 # replays its committed corpus, then fuzzes from it (tests/fuzz).
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$jobs"
