@@ -113,5 +113,7 @@ printf 'benchmark: runner overhead, --jobs 1: run %.3f s (%.0f cases/s), fork+dl
 "$build/bench_logical_compare"
 # 6. What keeping a library's thread pool costs (ci/bench-kept-pool.sh).
 BENCH_ROUNDS="$rounds" "$(dirname "$0")/bench-kept-pool.sh" "$build"
-# 7. Each engine's cpu run beside arro3's (ci/bench-engines.sh).
-BENCH_ROUNDS="$(((rounds + 2) / 3))" "$(dirname "$0")/bench-engines.sh" "$build"
+# 7. Each engine's cpu run beside arro3's (ci/bench-engines.sh; with
+# BENCH_ENGINES_FROM_REPORTS=1, from the peers' runs the tests made).
+BENCH_ROUNDS="$(((rounds + 2) / 3))" "$(dirname "$0")/bench-engines.sh" "$build" \
+  ${BENCH_ENGINES_FROM_REPORTS:+--from-reports}

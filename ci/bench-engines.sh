@@ -8,10 +8,32 @@
 # DuckDB took 69 s, DataFusion 61 s and polars 111 s to arro3's 1.6 s).  A
 # benchmark, not a test: it prints figures and never fails on a slow
 # machine; it says so and stops where the venv lacks the engines.
-# Usage: ci/bench-engines.sh [BUILD_DIR]   (default build/default; BENCH_ROUNDS rounds, 5 by default)
+# With --from-reports it runs nothing: it prints the same ratio from the
+# wall times of the peers' producer runs the build's tests wrote
+# (BUILD_DIR/peer-<name>-producer.json: cpu and cpu_device_arrays, beside
+# the other tests ctest ran at once), as the test command does, whose time
+# those runs already took.
+# Usage: ci/bench-engines.sh [BUILD_DIR] [--from-reports]
+#        (default build/default; BENCH_ROUNDS rounds, 5 by default)
 set -euo pipefail
 build="${1:-build/default}"
 rounds="${BENCH_ROUNDS:-5}"
+if [ "${2:-}" = "--from-reports" ]; then
+  python3 - "$build" <<'PY'
+import json, os, sys
+walls = {}
+for engine in ("arro3", "duckdb", "datafusion", "polars"):
+    path = os.path.join(sys.argv[1], f"peer-{engine}-producer.json")
+    if not os.path.exists(path):
+        print(f"benchmark: skipped, no {path} (the peer_{engine}_producer test writes it)")
+        sys.exit(0)
+    walls[engine] = json.load(open(path))["environment"]["wall_seconds"]
+for engine, wall in walls.items():
+    print(f"benchmark: {engine} producer on cpu and cpu_device_arrays {wall:.2f} s (its peer test's run, "
+          f"beside other tests), {wall / walls['arro3']:.1f}x arro3's {walls['arro3']:.2f} s (target <= 5)")
+PY
+  exit 0
+fi
 export ADC_PYTHON="${ADC_PYTHON:-$build/peers-venv/bin/python3}" RUST_BACKTRACE=0
 cd "$(dirname "$0")/.."
 # shellcheck source=ci/bench-timing.sh

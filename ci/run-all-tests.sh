@@ -61,7 +61,13 @@ ci/test-downstream-example.sh build/default
 # wrapped releases and kept records, and its three writers, runs under
 # ASan in matrix_page, on the data fixtures, which fails on any crash (a
 # leak LeakSanitizer tells as a case's process ends is one: measured, it
-# caught the kept records lost again).)
+# caught the kept records lost again).  So does python_side, whose subject
+# is the verdict a Python library's behaviour gets (a factory that raises,
+# crashes or hangs, an object of the wrong kind, a pair's Python libraries):
+# the shim's own C code runs under ASan in pycapsule_rules, every capsule
+# rule through it with its twins; python_side was the longest ASan test,
+# 46 s of its 155 beside a CPU hog, when the engines' interop matrix
+# needed the time.)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
@@ -91,7 +97,9 @@ section "Benchmark"
 # whole fixture set twice, and the test command must stay within its
 # budget; the figures are printed, never judged (BENCH_ROUNDS=15 for
 # medians worth comparing).
-BENCH_ROUNDS=1 ci/bench-cpu-run.sh build/default
+# The engines' figures come from their peer tests' runs above
+# (ci/bench-engines.sh --from-reports), which already took that time.
+BENCH_ROUNDS=1 BENCH_ENGINES_FROM_REPORTS=1 ci/bench-cpu-run.sh build/default
 # Device runtimes at scale: the costly-runtime model and the main job with
 # PoCL, one round each (ci/bench-device-runtimes.sh; BENCH_BEFORE=1 adds
 # the figures a process per case gives, minutes on the model).

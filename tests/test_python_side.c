@@ -104,6 +104,23 @@ static int lines_of(const char* path) {
   return lines;
 }
 
+/* Makes `log` ("/tmp/adc-import-log-XXXXXX") the file counted_import
+ * appends each import to. */
+static void log_imports(char* log) {
+  int fd = mkstemp(log);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+}
+
+/* The imports `log` holds; the log is gone after. */
+static int imports_logged(const char* log) {
+  int imports = lines_of(log);
+  unlink(log);
+  unsetenv("ADC_TEST_IMPORT_LOG");
+  return imports;
+}
+
 /* A Python library is imported once, in the preloading server, and each
  * case's process forked from there (include/adc/fork_protocol.h): its
  * imports are the check of the Python the harness was given
@@ -114,10 +131,7 @@ static int lines_of(const char* path) {
 START_TEST(a_python_library_is_imported_once_unless_its_import_starts_a_thread) {
   bool starts_a_thread = _i == 1;
   char log[] = "/tmp/adc-import-log-XXXXXX";
-  int fd = mkstemp(log);
-  ck_assert_int_ge(fd, 0);
-  close(fd);
-  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  log_imports(log);
   if (starts_a_thread) setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
   const char* args[] = {"--producer",  "python:counted_import:make",
                         "--fixtures",  HAND_WRITTEN_FIXTURES,
@@ -129,8 +143,7 @@ START_TEST(a_python_library_is_imported_once_unless_its_import_starts_a_thread) 
   cJSON* report = report_exiting(args, 0);
   const char* ids[] = {BATCH_CASE, SCHEMA_CASE, STREAM_CASE};
   assert_each_passed(report, ids, 3);
-  int imports = lines_of(log);
-  unlink(log);
+  int imports = imports_logged(log);
   if (starts_a_thread) {
     ck_assert_msg(imports >= 2 + 3, "%d imports: the module was not imported in each case's process",
                   imports);
@@ -151,10 +164,7 @@ END_TEST
  * first call (adc_task.calls); a process per free job made it 6. */
 START_TEST(a_library_slow_to_start_shares_few_processes) {
   char log[] = "/tmp/adc-import-log-XXXXXX";
-  int fd = mkstemp(log);
-  ck_assert_int_ge(fd, 0);
-  close(fd);
-  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  log_imports(log);
   setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
   /* Shared processes asked for: a sanitizer build of the harness runs each
    * case alone by default. */
@@ -166,9 +176,7 @@ START_TEST(a_library_slow_to_start_shares_few_processes) {
   cJSON* report = report_exiting(args, 0);
   ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(report, "summary"), "cases")->valueint, 64);
   cJSON_Delete(report);
-  int imports = lines_of(log);
-  unlink(log);
-  unsetenv("ADC_TEST_IMPORT_LOG");
+  int imports = imports_logged(log);
   unsetenv("ADC_TEST_IMPORT_STARTS_A_THREAD");
   ck_assert_msg(imports <= 4, "%d imports for 64 cases of one device", imports);
 }
@@ -424,10 +432,7 @@ END_TEST
  * reference and arro3 took 0.9 s, not 0.09 s, importing polars). */
 START_TEST(a_pairs_processes_import_its_own_python_libraries_alone) {
   char log[] = "/tmp/adc-import-log-XXXXXX";
-  int fd = mkstemp(log);
-  ck_assert_int_ge(fd, 0);
-  close(fd);
-  setenv("ADC_TEST_IMPORT_LOG", log, 1);
+  log_imports(log);
   const char* id = "reference>other/cpu/pair.batch.imported_equal/int32_nulls";
   const char* args[] = {"matrix",
                         "--library",
@@ -452,9 +457,7 @@ START_TEST(a_pairs_processes_import_its_own_python_libraries_alone) {
   const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
   ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")), "pass");
   cJSON_Delete(report);
-  int imports = lines_of(log);
-  unlink(log);
-  unsetenv("ADC_TEST_IMPORT_LOG");
+  int imports = imports_logged(log);
   ck_assert_msg(settling > 0 && imports == 2 * settling,
                 "settling imported counted_import %d times, the run with the pair of the reference and the "
                 "other library %d times",
