@@ -66,8 +66,7 @@ ci/test-downstream-example.sh build/default
 # crashes or hangs, an object of the wrong kind, a pair's Python libraries):
 # the shim's own C code runs under ASan in pycapsule_rules, every capsule
 # rule through it with its twins; python_side was the longest ASan test,
-# 46 s of its 155 beside a CPU hog, when the engines' interop matrix
-# needed the time.)
+# 46 s of its 155 beside a CPU hog.)
 section "ASan + UBSan build: Check suites"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
