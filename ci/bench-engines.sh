@@ -18,28 +18,29 @@
 set -euo pipefail
 build="${1:-build/default}"
 rounds="${BENCH_ROUNDS:-5}"
-if [ "${2:-}" = "--from-reports" ]; then
-  python3 - "$build" <<'PY'
-import json, os, sys
-walls = {}
-for engine in ("arro3", "duckdb", "datafusion", "polars"):
-    path = os.path.join(sys.argv[1], f"peer-{engine}-producer.json")
-    if not os.path.exists(path):
-        print(f"benchmark: skipped, no {path} (the peer_{engine}_producer test writes it)")
-        sys.exit(0)
-    walls[engine] = json.load(open(path))["environment"]["wall_seconds"]
-for engine, wall in walls.items():
-    print(f"benchmark: {engine} producer on cpu and cpu_device_arrays {wall:.2f} s (its peer test's run, "
-          f"beside other tests), {wall / walls['arro3']:.1f}x arro3's {walls['arro3']:.2f} s (target <= 5)")
-PY
-  exit 0
-fi
 export ADC_PYTHON="${ADC_PYTHON:-$build/peers-venv/bin/python3}" RUST_BACKTRACE=0
 cd "$(dirname "$0")/.."
 # shellcheck source=ci/bench-timing.sh
 source ci/bench-timing.sh
 
 engines=(arro3 duckdb datafusion polars)
+if [ "${2:-}" = "--from-reports" ]; then
+  python3 - "$build" "${engines[@]}" <<'PY'
+import json, os, sys
+walls = {}
+for engine in sys.argv[2:]:
+    path = os.path.join(sys.argv[1], f"peer-{engine}-producer.json")
+    if not os.path.exists(path):
+        print(f"benchmark: skipped, no {path} (the peer_{engine}_producer test writes it)")
+        sys.exit(0)
+    walls[engine] = json.load(open(path))["environment"]["wall_seconds"]
+base = walls[sys.argv[2]]
+for engine, wall in walls.items():
+    print(f"benchmark: {engine} producer on cpu and cpu_device_arrays {wall:.2f} s (its peer test's run, "
+          f"beside other tests), {wall / base:.1f}x {sys.argv[2]}'s {base:.2f} s (target <= 5)")
+PY
+  exit 0
+fi
 for engine in "${engines[@]}"; do
   module="interop.$engine.peer"
   if ! "$ADC_PYTHON" -c "import $module" 2>/dev/null; then

@@ -117,6 +117,20 @@ static bool batch_values_kept(const struct adc_case_context* ctx, int batch, cha
   return values_kept;
 }
 
+bool adc_pair_producer_keeps_other_types(const struct adc_case_context* ctx, char* kept, size_t size) {
+  const struct adc_library* producer = ctx->pair_producer;
+  if (!producer->keeps_own_model || !producer->present[ADC_EP_ExportSchemaFromJson]) return false;
+  struct ArrowSchema schema = {0};
+  const char* declined = producer->functions.ExportSchemaFromJson(ctx->fixture_path, &schema);
+  if (declined != NULL || schema.release == NULL) return false;
+  bool other_types =
+      arrow_json_compare_schema_aspects(ctx->fixture, &schema, ARROW_JSON_SCHEMA_TYPES, kept, size) != 0;
+  if (other_types && arrow_logical_describe_changes(ctx->fixture, &schema, kept, size) <= 0)
+    snprintf(kept, size, "its types are not the fixture's");
+  schema.release(&schema);
+  return other_types;
+}
+
 bool adc_pair_values_kept_in_own_model(struct adc_case_context* ctx, int batch, char* kept, size_t size) {
   if (!ctx->pair_producer->keeps_own_model || ctx->library->keeps_own_model) return false;
   /* Read in place, as the producer's own runs read its data by value. */

@@ -3,7 +3,10 @@
  * imports with the file as written (a library of the plugin ABI, whose
  * Import...AndCompareToJson has the file's schema and batches).
  *
- * Such a producer may hand over the fixture's values in other
+ * Such a producer's batch in other types than the fixture's cannot be
+ * handed to such a consumer at all (a batch carries no schema: the consumer
+ * reads it by the fixture's), which adc_pair_producer_keeps_other_types
+ * tells.  It may also hand over the fixture's values in other
  * representations (string views, batches merged, a null struct's children
  * nulled: arrow_logical.h), which its own runs accept by value; such a
  * consumer then reports a difference that is neither's defect.  So where
@@ -19,6 +22,13 @@
 #include <stddef.h>
 
 #include "rule_api/case_context.h"
+
+/* Whether the case's producer keeps its own model in other types than the
+ * fixture's (its ExportSchemaFromJson, compared by the fixture's types),
+ * with what it keeps instead written to `kept`.  False too where it has no
+ * such schema to give (the batch's own export then says why).  Gives the
+ * case no verdict. */
+bool adc_pair_producer_keeps_other_types(const struct adc_case_context* ctx, char* kept, size_t size);
 
 /* For the case's pair, after its consumer did not find the producer's
  * batch `batch` (or its stream, for -1) equal to the fixture: true where

@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arrow_format/arrow_json.h"
-#include "arrow_format/arrow_logical.h"
 #include "consumer_feed/consumer_feed.h"
 #include "consumer_plain_export.h"
 #include "feed_again.h"
@@ -178,18 +176,8 @@ static void judge_handover(struct adc_case_context* ctx, const char* what, int b
  * producer keeps instead: its stream, which carries its schema, is
  * pair.device_stream.imported_equal's to judge. */
 static bool not_supported_for_own_types(struct adc_case_context* ctx) {
-  const struct adc_library* producer = ctx->pair_producer;
-  if (!producer->keeps_own_model || !producer->present[ADC_EP_ExportSchemaFromJson]) return false;
-  struct ArrowSchema schema = {0};
-  const char* declined = producer->functions.ExportSchemaFromJson(ctx->fixture_path, &schema);
-  if (declined != NULL || schema.release == NULL) return false; /* the batch's own export will say */
   char kept[512];
-  bool other_types = arrow_json_compare_schema_aspects(ctx->fixture, &schema, ARROW_JSON_SCHEMA_TYPES, kept,
-                                                       sizeof(kept)) != 0;
-  if (other_types && arrow_logical_describe_changes(ctx->fixture, &schema, kept, sizeof(kept)) <= 0)
-    snprintf(kept, sizeof(kept), "its types are not the fixture's");
-  schema.release(&schema);
-  if (!other_types) return false;
+  if (!adc_pair_producer_keeps_other_types(ctx, kept, sizeof(kept))) return false;
   adc_not_supported(
       ctx,
       "the producer keeps its own model, in other types than the fixture's (%s): a batch carries no "

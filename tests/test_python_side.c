@@ -27,10 +27,21 @@
 #define SCHEMA_CASE "cpu/schema.release.sets_null/int32_nulls"
 #define STREAM_CASE "cpu/device_stream.release.sets_null/int32_nulls"
 
-static const char* status_of(const cJSON* report, const char* id, const char** message) {
-  const cJSON* c = report_case(report, id);
+/* A report case's status, its message into `*message`. */
+static const char* status_of_case(const cJSON* c, const char** message) {
   *message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
   return cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+}
+
+/* The same for case `id` of a run report. */
+static const char* status_of(const cJSON* report, const char* id, const char** message) {
+  return status_of_case(report_case(report, id), message);
+}
+
+/* The same for pair case `id` of a matrix report, which holds the run
+ * report's case under "case". */
+static const char* pair_status_of(const cJSON* report, const char* id, const char** message) {
+  return status_of_case(cJSON_GetObjectItem(report_case(report, id), "case"), message);
 }
 
 /* Each of the `n` cases `ids` of `report` passed. */
@@ -376,9 +387,8 @@ START_TEST(own_types_leave_a_pairs_batches_unjudged) {
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
-  const char* status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
-  const char* message = cJSON_GetStringValue(cJSON_GetObjectItem(c, "message"));
+  const char* message;
+  const char* status = pair_status_of(report, id, &message);
   ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(message, "keeps its own model") != NULL &&
                     strstr(message, "a batch carries no schema") != NULL,
                 "%s: %s", status, message);
@@ -396,9 +406,9 @@ static const char* pair_case_status(const char* producer, const char* fixtures, 
   int exit_code;
   cJSON* report = run_conform_report(args, &exit_code);
   ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
-  snprintf(status, sizeof(status), "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")));
-  snprintf(message, size, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "message")));
+  const char* said;
+  snprintf(status, sizeof(status), "%s", pair_status_of(report, id, &said));
+  snprintf(message, size, "%s", said);
   cJSON_Delete(report);
   return status;
 }
@@ -454,8 +464,8 @@ START_TEST(a_pairs_processes_import_its_own_python_libraries_alone) {
   args[10] = id;
   report = run_conform_report(args, &exit_code);
   ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  const cJSON* c = cJSON_GetObjectItem(report_case(report, id), "case");
-  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")), "pass");
+  const char* message;
+  ck_assert_str_eq(pair_status_of(report, id, &message), "pass");
   cJSON_Delete(report);
   int imports = imports_logged(log);
   ck_assert_msg(settling > 0 && imports == 2 * settling,
