@@ -370,6 +370,17 @@ static int run_pair(struct adc_matrix_record* matrix, struct pair_run* run,
   run->session.producer = settled[p].producer;
   run->session.consumer = settled[c].consumer;
   run->session.pairs = true;
+  /* Two Python libraries share the shim, and so one interpreter, which
+   * imports both as it loads: its process is forked after that load only
+   * where neither library's import started a thread (each role's was
+   * settled alone; the preloading server of polars's export into arro3
+   * found polars's thread, and every case of the pair started from the
+   * harness after a warning). */
+  if (run->session.producer.is_python && run->session.consumer.is_python) {
+    bool both = run->session.producer.forked_after_load && run->session.consumer.forked_after_load;
+    run->session.producer.forked_after_load = both;
+    run->session.consumer.forked_after_load = both;
+  }
   /* The shim reads which Python library plays each role from the
    * environment the cases' processes inherit, and imports each as it is
    * loaded: a role that is no Python library's here names none (left

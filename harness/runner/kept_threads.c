@@ -7,23 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "support/allocator_threads.h"
 #include "support/blocked_wait.h"
 #include "support/clock.h"
 #include "support/thread_look.h"
 
 /* The process's own threads, at most (the main one, a device runtime's). */
 #define MAX_OWN 64
-
-/* The names of threads an allocator linked into a library starts to give
- * memory already freed back to the system, on a timer of its own (polars
- * links jemalloc, whose background thread wakes every few seconds).  Such a
- * thread runs none of the library's code and reads nothing the library
- * still holds, so its wake-ups say nothing about a case: it is followed as
- * any kept thread (named in the report, waited for after a case) but its
- * running, between cases or during one, is not the library's. */
-static const char* const ALLOCATOR_THREADS[] = {
-    "jemalloc_bg_thd", /* jemalloc's background_thread.c names it so */
-};
 
 /* A thread of the library, as the last look saw it. */
 struct kept_thread {
@@ -88,18 +78,11 @@ void adc_kept_threads_begin(void) {
   threads.last_look = adc_now_seconds();
 }
 
-static bool is_allocator_thread(const char* name) {
-  for (size_t i = 0; i < sizeof(ALLOCATOR_THREADS) / sizeof(ALLOCATOR_THREADS[0]); i++) {
-    if (strcmp(name, ALLOCATOR_THREADS[i]) == 0) return true;
-  }
-  return false;
-}
-
 /* What a thread's wait lets it do by itself, in words. */
 static const char* wait_words(const struct kept_thread* thread) {
   char name[32];
   adc_thread_name(thread->tid, name, sizeof(name));
-  if (is_allocator_thread(name)) return "an allocator's, returning freed memory on a timer";
+  if (adc_is_allocator_thread(name)) return "an allocator's, returning freed memory on a timer";
   if (thread->may_end_from == INFINITY) return "untimed";
   if (thread->may_end_from == -INFINITY) return "on what may end from outside";
   return "timed";
@@ -124,7 +107,7 @@ static void note_ran_during_case(const struct kept_thread* thread, double seen_a
   if (!thread->kept_at_start || threads.woke[0] != '\0' || thread->may_end_from_at_start > seen_at) return;
   char name[32];
   adc_thread_name(thread->tid, name, sizeof(name));
-  if (is_allocator_thread(name)) return;
+  if (adc_is_allocator_thread(name)) return;
   char how[160];
   if (thread->may_end_from_at_start == -INFINITY) {
     say(how, sizeof(how), "its wait was one that something outside the process may end");
@@ -148,7 +131,7 @@ static void note_change(struct change* change, pid_t tid, const char* what) {
   if (change->any) return;
   char name[32];
   adc_thread_name(tid, name, sizeof(name));
-  if (is_allocator_thread(name)) return;
+  if (adc_is_allocator_thread(name)) return;
   change->any = true;
   say(change->what, sizeof(change->what), "a thread of the library (tid %d '%s') %s", (int)tid, name, what);
 }
