@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # What an interop matrix costs (adc-conform matrix): the peers and the
-# reference of a set (ci/peer-matrix.sh's: cpu, simulated; --full adds the
-# engines), round after round, the median of each figure: seconds, and
+# reference of a set (ci/peer-matrix.sh's: cpu, simulated), round after
+# round, the median of each figure: seconds, and
 # pairs x fixtures per second (the rate the matrix covers the pairs' data at,
 # whatever the interfaces each pair has) and cases per second.  A benchmark,
 # not a test: it prints figures and never fails; it says so and stops where
 # a peer cannot be loaded.
-# Usage: ci/bench-matrix.sh [BUILD_DIR] [SET] [--full]   (build/default, set cpu; BENCH_ROUNDS rounds, 5 by default)
+# Usage: ci/bench-matrix.sh [BUILD_DIR] [SET]   (build/default, set cpu; BENCH_ROUNDS rounds, 5 by default)
 set -euo pipefail
-build="$(realpath -m "${1:-build/default}")" set="${2:-cpu}" full="${3:-}"
+build="$(realpath -m "${1:-build/default}")" set="${2:-cpu}"
 rounds="${BENCH_ROUNDS:-5}"
 cd "$(dirname "$0")/.."
 # shellcheck source=ci/bench-timing.sh
@@ -17,7 +17,7 @@ export ADC_PYTHON="${ADC_PYTHON:-$build/peers-venv/bin/python3}" RUST_BACKTRACE=
 case "$set" in
   cpu) devices=cpu,cpu_device_arrays ;;
   simulated) devices=simulated ;;
-  *) echo "usage: ci/bench-matrix.sh [BUILD_DIR] [cpu|simulated] [--full]" >&2; exit 2 ;;
+  *) echo "usage: ci/bench-matrix.sh [BUILD_DIR] [cpu|simulated]" >&2; exit 2 ;;
 esac
 libraries=() n_libraries=1 # the reference, and each --library
 while read -r argument; do
@@ -35,7 +35,7 @@ while read -r argument; do
       fi
       ;;
   esac
-done < <(python3 ci/peers.py matrix "$build" "$devices" ${full:+full})
+done < <(python3 ci/peers.py matrix "$build" "$devices")
 report="$(mktemp)"
 trap 'rm -f "$report"' EXIT
 seconds=() rates=() case_rates=()
@@ -53,6 +53,6 @@ PY
 )
   seconds+=("$s") rates+=("$r") case_rates+=("$c")
 done
-printf 'benchmark: matrix %s%s (%d libraries) %.2f s, %.0f pairs x fixtures x devices per second, %.0f cases per second (medians of %d)\n' \
-  "$set" "${full:+ --full}" "$n_libraries" "$(median "${seconds[@]}")" "$(median "${rates[@]}")" \
+printf 'benchmark: matrix %s (%d libraries) %.2f s, %.0f pairs x fixtures x devices per second, %.0f cases per second (medians of %d)\n' \
+  "$set" "$n_libraries" "$(median "${seconds[@]}")" "$(median "${rates[@]}")" \
   "$(median "${case_rates[@]}")" "$rounds"

@@ -1,41 +1,36 @@
 #!/usr/bin/env bash
 # The interop matrix of the peers (interop/peers.tsv) and the reference on a
-# set of devices: every peer judged there in a role (its matrix column
-# "test"; with --full every peer), each one's exports into each one's
-# imports (adc-conform matrix), checked against what is committed under
-# interop/matrix/: SET.cells.tsv, the expected grid (each pair's worst
-# status and its passed and total cases per device), and
-# SET-expectations.txt (with --full, and SET-full-expectations.txt), an
-# entry naming the finding behind every case that found something wrong
-# (CONFORMANCE.md, "The interop matrix").  Writes
+# set of devices: every peer judged there in a role, each one's exports
+# into each one's imports (adc-conform matrix), checked against what is
+# committed under interop/matrix/: SET.cells.tsv, the expected grid (each
+# pair's worst status and its passed and total cases per device), and
+# SET-expectations.txt, an entry naming the finding behind every case that
+# found something wrong (CONFORMANCE.md, "The interop matrix").  Writes
 # REPORT_DIR/matrix-SET.json and .html.  Where a peer cannot be loaded
 # (its Python package or its library missing) it is skipped (exit 77),
 # saying so: the committed grid holds every peer.
-#   ci/peer-matrix.sh BUILD_DIR cpu|simulated [--full] [--write]
+#   ci/peer-matrix.sh BUILD_DIR cpu|simulated [--write]
 #     cpu        devices cpu and cpu_device_arrays
 #     simulated  device simulated
-#     --full     every peer, DuckDB, DataFusion and polars too (SET-full.*)
 #     --write    rewrite the committed grid from this run (after a change
 #                whose every new disagreement has its entry)
 set -euo pipefail
-usage="usage: ci/peer-matrix.sh BUILD_DIR cpu|simulated [--full] [--write]"
+usage="usage: ci/peer-matrix.sh BUILD_DIR cpu|simulated [--write]"
 build_dir="$(realpath -m "${1:?$usage}")" set="${2:?$usage}"
-shift 2
-full="" write=""
-for option in "$@"; do
-  case "$option" in
-    --full) full=full ;;
-    --write) write=--write ;;
-    *) echo "$usage" >&2; exit 2 ;;
-  esac
-done
+write=""
+case "${3:-}" in
+  "") ;;
+  --write) write=--write ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+[ $# -le 3 ] || { echo "$usage" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 case "$set" in
   cpu) devices=cpu,cpu_device_arrays ;;
   simulated) devices=simulated ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
-name="$set${full:+-full}"
+name="$set"
 export ADC_PYTHON="${ADC_PYTHON:-$build_dir/peers-venv/bin/python3}"
 # As for a peer's own run (ci/peer-conformance.sh): a panic's backtrace costs
 # time and says nothing the exception does not.
@@ -63,21 +58,14 @@ while read -r argument; do
       fi
       ;;
   esac
-done < <(python3 ci/peers.py matrix "$build_dir" "$devices" $full)
+done < <(python3 ci/peers.py matrix "$build_dir" "$devices")
 # A set with nothing committed yet is run only to write it.
 if [ -z "$write" ] && ! [ -f "interop/matrix/$name.cells.tsv" ]; then
   echo "ci/peer-matrix.sh: interop/matrix/$name.cells.tsv is not committed: --write writes it from a run (name every disagreement in interop/matrix/$name-expectations.txt first)" >&2
   exit 2
 fi
-# The full set's pairs hold the test set's: its entries are the set's
-# (SET-expectations.txt), then the engines' (SET-full-expectations.txt).
-named="interop/matrix/$set-expectations.txt${full:+ and interop/matrix/$name-expectations.txt}"
-expectations="$build_dir/matrix-$name-expectations.txt"
-cat "interop/matrix/$set-expectations.txt" > "$expectations"
-if [ -n "$full" ] && [ -f "interop/matrix/$name-expectations.txt" ]; then
-  cat "interop/matrix/$name-expectations.txt" >> "$expectations"
-fi
-expect=(--expect "$expectations")
+named="interop/matrix/$name-expectations.txt"
+expect=(--expect "$named")
 report="$build_dir/matrix-$name.json"
 status=0
 "$build_dir/adc-conform" matrix "${libraries[@]}" --device "$devices" "${expect[@]}" --report-json "$report" \

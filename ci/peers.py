@@ -5,10 +5,8 @@ what each column holds), for the scripts derived from it.
     python3 ci/peers.py get NAME COLUMN       one cell ("-" when empty)
     python3 ci/peers.py roles NAME            the roles it is judged in, one a line
     python3 ci/peers.py packages              every pinned package, once each
-    python3 ci/peers.py matrix BUILD DEVICES [full]
-                                              the peers judged on every device of DEVICES
-                                              (comma-separated) in a role whose matrix
-                                              column is "test" (with full: any), as
+    python3 ci/peers.py matrix BUILD DEVICES  the peers judged on every device of DEVICES
+                                              (comma-separated) in a role, as
                                               adc-conform matrix's arguments, one a line:
                                               --library=NAME=SPEC, and --ROLE-devices=NAME=LIST
                                               for a role judged on some of DEVICES alone
@@ -124,13 +122,10 @@ def main(argv):
     elif argv[:1] == ["roles"] and len(argv) == 2:
         row = find(rows, argv[1])
         print("\n".join(role for role in ROLES if row[role] != "-"))
-    elif argv[:1] == ["matrix"] and len(argv) in (3, 4) and argv[3:] in ([], ["full"]):
-        devices, full = argv[2].split(","), argv[3:] == ["full"]
+    elif argv[:1] == ["matrix"] and len(argv) == 3:
+        devices = argv[2].split(",")
         for row in rows:
-            if row["matrix"] not in ("test", "full"):
-                fail(f"{row['name']}: its matrix column is 'test' or 'full', not '{row['matrix']}'")
-        for row in rows:
-            if judged_on(row, devices) and (full or row["matrix"] == "test"):
+            if judged_on(row, devices):
                 print("\n".join(matrix_arguments(row, argv[1], devices)))
     elif argv == ["packages"]:
         print("\n".join(pinned_packages(rows)))

@@ -14,12 +14,15 @@
  *     it says it can be forked once loaded and does what its runtime asks
  *     around a fork (CPython: PyOS_BeforeFork, PyOS_AfterFork_Parent,
  *     PyOS_AfterFork_Child, with the interpreter's lock held); and
- *   - starts no thread while it loads (the harness's preflight load
- *     counts them: a library whose loading leaves a thread, polars's
- *     allocator and cleaner threads, is loaded in each process as before).
+ *   - starts no thread while it loads but an allocator's, which its
+ *     allocator stops in a fork's child itself (the harness's preflight
+ *     load counts them: a library whose loading leaves a thread of its
+ *     own, polars's spill-file cleaner, is loaded in each process as
+ *     before; harness/support/allocator_threads.h).
  * The server calls BeforeFork before each fork, AfterForkInParent in
  * itself after it, and AfterForkInChild in the case's process before
- * anything else of the case; it never forks while it has a second thread.
+ * anything else of the case; it never forks while it has a second thread
+ * other than an allocator's.
  * Nothing the rules judge is called in the server: loading is not an
  * entry point, and every entry point's calls happen in the case's process.
  *
