@@ -372,6 +372,49 @@ START_TEST(a_batch_unlike_its_objects_schema_is_declined) {
 }
 END_TEST
 
+/* The JSON report of `adc-conform matrix` of `libraries` (NAME=SPEC, at
+ * most three, NULL-terminated) and the reference on cpu, over fixtures
+ * `fixtures`, filtered to `filter`; the test fails where there is none.
+ * Its standard error into `*err` where `err` is not NULL (free it). */
+static cJSON* matrix_report(const char* const* libraries, const char* fixtures, const char* filter,
+                            char** err) {
+  char path[] = "/tmp/adc_report_XXXXXX";
+  close(mkstemp(path));
+  const char* args[32] = {"matrix"};
+  int n = 1;
+  for (int i = 0; libraries[i] != NULL && i < 3; i++) {
+    args[n++] = "--library";
+    args[n++] = libraries[i];
+  }
+  const char* rest[] = {"--device", "cpu", "--fixtures", fixtures, "--filter", filter, "--report-json", path};
+  for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) args[n++] = rest[i];
+  args[n] = NULL;
+  struct run_result run = run_conform(args);
+  cJSON* report = read_json_file(path);
+  unlink(path);
+  ck_assert_msg(report != NULL, "no report (exit %d): %s", run.exit_code, run.err);
+  if (err != NULL) {
+    *err = run.err;
+    run.err = NULL;
+  }
+  run_result_free(&run);
+  return report;
+}
+
+/* The status and message of pair case `id` of a matrix of the reference
+ * and the Python producer `producer`, on fixtures `fixtures`. */
+static const char* pair_case_status(const char* producer, const char* fixtures, const char* id, char* message,
+                                    size_t size) {
+  static char status[32];
+  const char* libraries[] = {producer, NULL};
+  cJSON* report = matrix_report(libraries, fixtures, id, NULL);
+  const char* said;
+  snprintf(status, sizeof(status), "%s", pair_status_of(report, id, &said));
+  snprintf(message, size, "%s", said);
+  cJSON_Delete(report);
+  return status;
+}
+
 /* In an interop matrix, a producer keeping its own model in other types
  * than the fixture's has its batches left unjudged, saying so: a batch
  * carries no schema, and the consumer reads it by the fixture's (a string
@@ -379,19 +422,8 @@ END_TEST
  * in the full matrix: rules_pair.c). */
 START_TEST(own_types_leave_a_pairs_batches_unjudged) {
   const char* id = "odd>reference/cpu/pair.batch.imported_equal/int32_nulls";
-  const char* args[] = {"matrix",
-                        "--library",
-                        "odd=python:misbehaving_python:schema_unlike_its_batches",
-                        "--device",
-                        "cpu",
-                        "--fixtures",
-                        HAND_WRITTEN_FIXTURES,
-                        "--filter",
-                        id,
-                        NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  const char* libraries[] = {"odd=python:misbehaving_python:schema_unlike_its_batches", NULL};
+  cJSON* report = matrix_report(libraries, HAND_WRITTEN_FIXTURES, id, NULL);
   const char* message;
   const char* status = pair_status_of(report, id, &message);
   ck_assert_msg(strcmp(status, "not_supported") == 0 && strstr(message, "keeps its own model") != NULL &&
@@ -400,23 +432,6 @@ START_TEST(own_types_leave_a_pairs_batches_unjudged) {
   cJSON_Delete(report);
 }
 END_TEST
-
-/* The status and message of pair case `id` of a matrix of the reference
- * and the Python producer `producer`, on fixtures `fixtures`. */
-static const char* pair_case_status(const char* producer, const char* fixtures, const char* id, char* message,
-                                    size_t size) {
-  static char status[32];
-  const char* args[] = {"matrix",     "--library", producer,   "--device", "cpu",
-                        "--fixtures", fixtures,    "--filter", id,         NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  const char* said;
-  snprintf(status, sizeof(status), "%s", pair_status_of(report, id, &said));
-  snprintf(message, size, "%s", said);
-  cJSON_Delete(report);
-  return status;
-}
 
 /* A stream in the producer's own model (its columns all nullable) meets a
  * consumer that compares with the file as written (the reference): the
@@ -449,26 +464,11 @@ START_TEST(a_pairs_processes_import_its_own_python_libraries_alone) {
   char log[] = "/tmp/adc-import-log-XXXXXX";
   log_imports(log);
   const char* id = "reference>other/cpu/pair.batch.imported_equal/int32_nulls";
-  const char* args[] = {"matrix",
-                        "--library",
-                        "other=python:misbehaving_python:passthrough:passthrough",
-                        "--library",
-                        "counted=python:counted_import:make",
-                        "--device",
-                        "cpu",
-                        "--fixtures",
-                        HAND_WRITTEN_FIXTURES,
-                        "--filter",
-                        "no case",
-                        NULL};
-  int exit_code;
-  cJSON* report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
-  cJSON_Delete(report);
+  const char* libraries[] = {"other=python:misbehaving_python:passthrough:passthrough",
+                             "counted=python:counted_import:make", NULL};
+  cJSON_Delete(matrix_report(libraries, HAND_WRITTEN_FIXTURES, "no case", NULL));
   int settling = lines_of(log);
-  args[10] = id;
-  report = run_conform_report(args, &exit_code);
-  ck_assert_msg(report != NULL, "no report (exit %d)", exit_code);
+  cJSON* report = matrix_report(libraries, HAND_WRITTEN_FIXTURES, id, NULL);
   const char* message;
   ck_assert_str_eq(pair_status_of(report, id, &message), "pass");
   cJSON_Delete(report);
@@ -488,29 +488,14 @@ END_TEST
  * harness). */
 START_TEST(a_pair_of_python_libraries_forks_only_where_both_imports_may) {
   setenv("ADC_TEST_IMPORT_STARTS_A_THREAD", "1", 1);
-  char path[] = "/tmp/adc_report_XXXXXX";
-  close(mkstemp(path));
   const char* id = "counted>other/cpu/pair.batch.imported_equal/int32_nulls";
-  const char* args[] = {"matrix",
-                        "--library",
-                        "other=python:misbehaving_python:passthrough:passthrough",
-                        "--library",
-                        "counted=python:counted_import:make:make",
-                        "--device",
-                        "cpu",
-                        "--fixtures",
-                        HAND_WRITTEN_FIXTURES,
-                        "--filter",
-                        id,
-                        "--report-json",
-                        path,
-                        NULL};
-  struct run_result run = run_conform(args);
+  const char* libraries[] = {"other=python:misbehaving_python:passthrough:passthrough",
+                             "counted=python:counted_import:make:make", NULL};
+  char* err;
+  cJSON* report = matrix_report(libraries, HAND_WRITTEN_FIXTURES, id, &err);
   unsetenv("ADC_TEST_IMPORT_STARTS_A_THREAD");
-  ck_assert_msg(strstr(run.err, "preloading server") == NULL, "%s", run.err);
-  run_result_free(&run);
-  cJSON* report = read_json_file(path);
-  unlink(path);
+  ck_assert_msg(strstr(err, "preloading server") == NULL, "%s", err);
+  free(err);
   const char* message;
   ck_assert_str_eq(pair_status_of(report, id, &message), "pass");
   cJSON_Delete(report);

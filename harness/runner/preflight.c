@@ -14,9 +14,9 @@ struct load_request {
 };
 
 /* In the child: pass with the count of entry points, of the process's
- * threads once loaded, and whether the library can be forked once loaded
- * ("ENTRY_POINTS THREADS FORKABLE"), or unresolved with the loader's
- * message. */
+ * threads once loaded but an allocator's, and whether the library can be
+ * forked once loaded ("ENTRY_POINTS THREADS FORKABLE"), or unresolved with
+ * the loader's message. */
 static void load(const void* argument, int verdict_fd) {
   const struct load_request* request = argument;
   struct adc_library library;
@@ -26,7 +26,8 @@ static void load(const void* argument, int verdict_fd) {
     return;
   }
   /* An allocator's thread does not keep the library from being forked
-   * after its load: the child goes on without it (allocator_threads.h). */
+   * after its load: the child goes on without it, as its allocator
+   * intends (allocator_threads.h). */
   char count[32];
   snprintf(count, sizeof(count), "%d %d %d", adc_library_count_entry_points(&library),
            adc_count_threads_but_allocators(), adc_library_can_be_forked(&library));
