@@ -30,7 +30,6 @@ case "$set" in
   simulated) devices=simulated ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
-name="$set"
 export ADC_PYTHON="${ADC_PYTHON:-$build_dir/peers-venv/bin/python3}"
 # As for a peer's own run (ci/peer-conformance.sh): a panic's backtrace costs
 # time and says nothing the exception does not.
@@ -60,21 +59,21 @@ while read -r argument; do
   esac
 done < <(python3 ci/peers.py matrix "$build_dir" "$devices")
 # A set with nothing committed yet is run only to write it.
-if [ -z "$write" ] && ! [ -f "interop/matrix/$name.cells.tsv" ]; then
-  echo "ci/peer-matrix.sh: interop/matrix/$name.cells.tsv is not committed: --write writes it from a run (name every disagreement in interop/matrix/$name-expectations.txt first)" >&2
+if [ -z "$write" ] && ! [ -f "interop/matrix/$set.cells.tsv" ]; then
+  echo "ci/peer-matrix.sh: interop/matrix/$set.cells.tsv is not committed: --write writes it from a run (name every disagreement in interop/matrix/$set-expectations.txt first)" >&2
   exit 2
 fi
-named="interop/matrix/$name-expectations.txt"
+named="interop/matrix/$set-expectations.txt"
 expect=(--expect "$named")
-report="$build_dir/matrix-$name.json"
+report="$build_dir/matrix-$set.json"
 status=0
 "$build_dir/adc-conform" matrix "${libraries[@]}" --device "$devices" "${expect[@]}" --report-json "$report" \
-  --html "$build_dir/matrix-$name.html" > "$build_dir/matrix-$name.txt" || status=$?
-tail -n 2 "$build_dir/matrix-$name.txt"
+  --html "$build_dir/matrix-$set.html" > "$build_dir/matrix-$set.txt" || status=$?
+tail -n 2 "$build_dir/matrix-$set.txt"
 [ ! -f "$report" ] || python3 ci/no-suite-crash.py "$report"
 if [ "$status" -ne 0 ] && [ -z "$write" ]; then
   echo "adc-conform matrix exited $status: the cases above did not end as $named says"
-  grep -A3 'not as expected\|unexpected' "$build_dir/matrix-$name.txt" | head -20 || true
+  grep -A3 'not as expected\|unexpected' "$build_dir/matrix-$set.txt" | head -20 || true
   exit 1
 fi
-python3 ci/matrix-check.py "$report" "interop/matrix/$name.cells.tsv" "$named" $write
+python3 ci/matrix-check.py "$report" "interop/matrix/$set.cells.tsv" "$named" $write
