@@ -378,20 +378,17 @@ END_TEST
  * Its standard error into `*err` where `err` is not NULL (free it). */
 static cJSON* matrix_report(const char* const* libraries, const char* fixtures, const char* filter,
                             char** err) {
-  char path[] = "/tmp/adc_report_XXXXXX";
-  close(mkstemp(path));
   const char* args[32] = {"matrix"};
   int n = 1;
   for (int i = 0; libraries[i] != NULL && i < 3; i++) {
     args[n++] = "--library";
     args[n++] = libraries[i];
   }
-  const char* rest[] = {"--device", "cpu", "--fixtures", fixtures, "--filter", filter, "--report-json", path};
+  const char* rest[] = {"--device", "cpu", "--fixtures", fixtures, "--filter", filter};
   for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) args[n++] = rest[i];
   args[n] = NULL;
-  struct run_result run = run_conform(args);
-  cJSON* report = read_json_file(path);
-  unlink(path);
+  struct run_result run;
+  cJSON* report = run_conform_report_and_output(args, &run);
   ck_assert_msg(report != NULL, "no report (exit %d): %s", run.exit_code, run.err);
   if (err != NULL) {
     *err = run.err;

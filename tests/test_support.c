@@ -38,7 +38,7 @@ struct run_result run_conform(const char* const* args) {
   return run_command(argv);
 }
 
-cJSON* run_conform_report(const char* const* args, int* exit_code) {
+cJSON* run_conform_report_and_output(const char* const* args, struct run_result* run) {
   char path[] = "/tmp/adc_report_XXXXXX";
   int fd = mkstemp(path);
   close(fd);
@@ -48,11 +48,17 @@ cJSON* run_conform_report(const char* const* args, int* exit_code) {
   all[n++] = "--report-json";
   all[n++] = path;
   all[n] = NULL;
-  struct run_result run = run_conform(all);
-  *exit_code = run.exit_code;
-  run_result_free(&run);
+  *run = run_conform(all);
   cJSON* report = read_json_file(path);
   unlink(path);
+  return report;
+}
+
+cJSON* run_conform_report(const char* const* args, int* exit_code) {
+  struct run_result run;
+  cJSON* report = run_conform_report_and_output(args, &run);
+  *exit_code = run.exit_code;
+  run_result_free(&run);
   return report;
 }
 

@@ -32,6 +32,10 @@ pid_t spawn_conform(const char* const* args);
  * (NULL if none was written) and the exit code. */
 cJSON* run_conform_report(const char* const* args, int* exit_code);
 
+/* The same, keeping the run's exit code and output in `*run` (free it
+ * with run_result_free). */
+cJSON* run_conform_report_and_output(const char* const* args, struct run_result* run);
+
 /* The case `id` of a JSON report; the test fails when there is none. */
 const cJSON* report_case(const cJSON* report, const char* id);
 
