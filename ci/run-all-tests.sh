@@ -100,9 +100,10 @@ section "Benchmark"
 # (ci/bench-engines.sh --from-reports), which already took that time.
 BENCH_ROUNDS=1 BENCH_ENGINES_FROM_REPORTS=1 ci/bench-cpu-run.sh build/default
 # Device runtimes at scale: the costly-runtime model and the main job with
-# PoCL, one round each (ci/bench-device-runtimes.sh; BENCH_BEFORE=1 adds
-# the figures a process per case gives, minutes on the model).
-BENCH_ROUNDS=1 ci/bench-device-runtimes.sh build/default
+# PoCL, one round each, the model at the default jobs alone
+# (ci/bench-device-runtimes.sh; BENCH_BEFORE=1 adds the figures a process
+# per case gives, minutes on the model).
+BENCH_ROUNDS=1 BENCH_MODEL_JOBS=default ci/bench-device-runtimes.sh build/default
 # The interop matrix's rate, on the C peers' simulated set (0.5 s a round;
 # the cpu set's figure is its ctest, peer_matrix_cpu).
 BENCH_ROUNDS=1 ci/bench-matrix.sh build/default simulated
