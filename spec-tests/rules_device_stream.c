@@ -307,17 +307,58 @@ static void end_repeats(struct adc_case_context* ctx) {
   stream->release(stream);
 }
 
+/* A library keeping its own model batches its stream its own way (it
+ * reads ahead, merges batches: library.h), so the failure of the fixture's
+ * batch `fail_at` may come at any of its get_next calls before that
+ * batch's rows: read until get_next fails, while what came holds no more
+ * than the `rows_before` rows of the fixture's batches before it.  Returns
+ * NULL with the error code in `*code`, else what get_next gave where it
+ * should have failed: its end, or a batch past those rows, `*rows` the
+ * rows that came. */
+static struct ArrowDeviceArray* own_batches_until_failure(struct adc_case_context* ctx,
+                                                          struct ArrowDeviceArrayStream* stream,
+                                                          int64_t rows_before, int* code, int64_t* rows) {
+  *rows = 0;
+  for (int call = 0; call < ADC_STREAM_MOST_BATCHES && !ctx->has_verdict; call++) {
+    struct ArrowDeviceArray* array = adc_stream_get_next(ctx, stream, call, code);
+    if (array == NULL || array->array.release == NULL) return array;
+    *rows += array->array.length;
+    if (*rows > rows_before) return array;
+    adc_stream_release_array(array);
+  }
+  if (!ctx->has_verdict) {
+    adc_unresolved(ctx, "the stream gave %d batches holding %lld rows, and no failure (see %s)",
+                   ADC_STREAM_MOST_BATCHES, (long long)*rows, ADC_RULE_STREAM_BATCHES);
+  }
+  return NULL;
+}
+
 /* Exports a failing stream and reads up to its failure; the stream with
  * get_next's error code in `*code`, or NULL with a verdict. */
 static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_context* ctx, int* code) {
   int fail_at = adc_failing_batch(ctx->fixture);
   struct ArrowDeviceArrayStream* stream = adc_export_failing_stream(ctx, fail_at);
   if (stream == NULL) return NULL;
-  for (int batch = 0; batch < fail_at && !ctx->has_verdict; batch++) {
-    adc_stream_release_array(adc_stream_next_or_unresolved(ctx, stream, batch));
+  struct ArrowDeviceArray* array = NULL;
+  int64_t rows_before = 0;
+  for (int batch = 0; batch < fail_at; batch++) rows_before += ctx->fixture->batches[batch].length;
+  int64_t rows = 0;
+  if (ctx->library->keeps_own_model) {
+    array = own_batches_until_failure(ctx, stream, rows_before, code, &rows);
+  } else {
+    for (int batch = 0; batch < fail_at && !ctx->has_verdict; batch++) {
+      adc_stream_release_array(adc_stream_next_or_unresolved(ctx, stream, batch));
+    }
+    if (!ctx->has_verdict) array = adc_stream_get_next(ctx, stream, fail_at, code);
   }
-  struct ArrowDeviceArray* array = ctx->has_verdict ? NULL : adc_stream_get_next(ctx, stream, fail_at, code);
-  if (array != NULL) {
+  if (array != NULL && ctx->library->keeps_own_model) {
+    adc_unresolved(ctx,
+                   "the stream %s %lld rows where ExportFailingDeviceStreamFromJson was asked to fail it "
+                   "after the %lld rows before batch %d; the producer does not honour that entry point",
+                   array->array.release == NULL ? "ended after" : "gave", (long long)rows,
+                   (long long)rows_before, fail_at);
+    adc_stream_release_array(array);
+  } else if (array != NULL) {
     adc_unresolved(
         ctx,
         "get_next returned 0 where ExportFailingDeviceStreamFromJson was asked to fail it (batch %d); "
@@ -564,7 +605,8 @@ static const struct adc_rule rules[] = {
         .sentence = "Such error codes should be interpreted like errno numbers (as defined by the local "
                     "platform).",
         .method = "Has the producer fail get_next mid-stream (ExportFailingDeviceStreamFromJson) and checks "
-                  "the code is an errno value of this platform.",
+                  "the code is an errno value of this platform. A library keeping its own model may fail at "
+                  "any get_next before the failing batch's rows.",
         .role = ADC_ROLE_PRODUCER,
         .devices = &adc_devices_for_streams,
         .needs = ADC_NEED(ExportFailingDeviceStreamFromJson),
@@ -578,7 +620,8 @@ static const struct adc_rule rules[] = {
             "also be returned if no detailed description is available.",
         .method =
             "Has the producer fail get_next mid-stream, calls get_last_error, and reads its text with a "
-            "bound, checking it is NUL-terminated UTF-8 (or NULL).",
+            "bound, checking it is NUL-terminated UTF-8 (or NULL). A library keeping its own model may fail "
+            "at any get_next before the failing batch's rows.",
         .role = ADC_ROLE_PRODUCER,
         .devices = &adc_devices_for_streams,
         .needs = ADC_NEED(ExportFailingDeviceStreamFromJson),

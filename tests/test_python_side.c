@@ -327,6 +327,27 @@ START_TEST(a_stream_only_object_is_judged_through_its_stream) {
 }
 END_TEST
 
+/* A library keeping its own model batches its stream its own way: one
+ * that reads a batch ahead (as one prefetching or merging its input does)
+ * meets the failure of the input's batch k at its get_next k - 1, before
+ * that batch's rows.  The errors rules judge that failure (its code, its
+ * text) instead of ending unresolved at the batch it did not hand on
+ * (device_stream.errors.*: as DuckDB's stream fails, by timing). */
+START_TEST(a_stream_read_ahead_has_its_failure_judged) {
+  const char* args[] = {"--producer", "python:misbehaving_python:reads_ahead",
+                        "--device",   "cpu",
+                        "--fixtures", HAND_WRITTEN_FIXTURES,
+                        "--filter",   "cpu/device_stream.*/multi_batch",
+                        NULL};
+  cJSON* report = report_exiting(args, 0);
+  const char* judged[] = {"cpu/device_stream.errors.errno_code/multi_batch",
+                          "cpu/device_stream.errors.last_error_text/multi_batch",
+                          "cpu/device_stream.next.matches_fixture/multi_batch"};
+  assert_each_passed(report, judged, sizeof(judged) / sizeof(judged[0]));
+  cJSON_Delete(report);
+}
+END_TEST
+
 /* A release that, in a child made by fork(), waits for a lock a thread of
  * the library holds (as DuckDB's stream waits on its pool): the probe of
  * pycapsule.capsule.consumed_left_alone, which releases in such a child,
@@ -782,6 +803,7 @@ int main(void) {
   tcase_add_test(each, a_library_keeping_what_it_imported_leaks);
   tcase_add_test(each, the_shims_objects_are_ordinary_objects);
   tcase_add_test(each, a_stream_only_object_is_judged_through_its_stream);
+  tcase_add_test(each, a_stream_read_ahead_has_its_failure_judged);
   tcase_add_test(each, a_release_that_waits_on_its_threads_in_a_fork_is_seen_at_once);
   tcase_add_test(each, a_batch_unlike_its_objects_schema_is_declined);
   tcase_add_test(each, own_types_leave_a_pairs_batches_unjudged);
