@@ -340,8 +340,7 @@ static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_conte
   struct ArrowDeviceArrayStream* stream = adc_export_failing_stream(ctx, fail_at);
   if (stream == NULL) return NULL;
   struct ArrowDeviceArray* array = NULL;
-  int64_t rows_before = 0;
-  for (int batch = 0; batch < fail_at; batch++) rows_before += ctx->fixture->batches[batch].length;
+  int64_t rows_before = adc_fixture_rows_before(ctx->fixture, fail_at);
   int64_t rows = 0;
   if (ctx->library->keeps_own_model) {
     array = own_batches_until_failure(ctx, stream, rows_before, code, &rows);
@@ -357,15 +356,14 @@ static struct ArrowDeviceArrayStream* stream_after_failure(struct adc_case_conte
                    "after the %lld rows before batch %d; the producer does not honour that entry point",
                    array->array.release == NULL ? "ended after" : "gave", (long long)rows,
                    (long long)rows_before, fail_at);
-    adc_stream_release_array(array);
   } else if (array != NULL) {
     adc_unresolved(
         ctx,
         "get_next returned 0 where ExportFailingDeviceStreamFromJson was asked to fail it (batch %d); "
         "the producer does not honour that entry point",
         fail_at);
-    adc_stream_release_array(array);
   }
+  adc_stream_release_array(array);
   if (ctx->has_verdict) {
     stream->release(stream);
     return NULL;

@@ -7,10 +7,14 @@
 #include "rule_api/producer_calls.h"
 #include "rule_api/stream_calls.h"
 
-int64_t adc_fixture_rows(const struct arrow_json_file* fixture) {
+int64_t adc_fixture_rows_before(const struct arrow_json_file* fixture, int64_t batch) {
   int64_t rows = 0;
-  for (int64_t b = 0; b < fixture->n_batches; b++) rows += fixture->batches[b].length;
+  for (int64_t b = 0; b < batch && b < fixture->n_batches; b++) rows += fixture->batches[b].length;
   return rows;
+}
+
+int64_t adc_fixture_rows(const struct arrow_json_file* fixture) {
+  return adc_fixture_rows_before(fixture, fixture->n_batches);
 }
 
 bool adc_stream_read_rows(struct adc_case_context* ctx, struct ArrowDeviceArrayStream* stream,

@@ -32,6 +32,9 @@ struct adc_stream_rows {
 /* The rows of every batch of the fixture together. */
 int64_t adc_fixture_rows(const struct arrow_json_file* fixture);
 
+/* The rows of the fixture's batches before batch `batch`. */
+int64_t adc_fixture_rows_before(const struct arrow_json_file* fixture, int64_t batch);
+
 /* Takes batches from `stream` (each waited on, as adc_stream_get_next
  * hands them) until they hold the fixture's rows.  False, with the case
  * unresolved naming device_stream.next.matches_fixture, where a call
